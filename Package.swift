@@ -1,0 +1,74 @@
+// swift-tools-version: 6.1
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+    name: "Logbook",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Logbook", targets: ["Logbook"]),
+        .library(name: "SampleTrips", targets: ["SampleTrips"]),
+        .executable(name: "logbook", targets: ["LogbookCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLZ4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"])]
+        ),
+        .macro(
+            name: "LogbookMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        .target(
+            name: "Logbook",
+            dependencies: [
+                "CLZ4",
+                "LogbookMacros",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "SampleTrips",
+            dependencies: ["Logbook"]
+        ),
+        .executableTarget(
+            name: "LogbookCLI",
+            dependencies: [
+                "Logbook",
+                "SampleTrips",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "LogbookTests",
+            dependencies: [
+                "Logbook",
+                "SampleTrips",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "LogbookMacrosTests",
+            dependencies: [
+                "LogbookMacros",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(
+            name: "LogbookCLITests",
+            dependencies: ["Logbook"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

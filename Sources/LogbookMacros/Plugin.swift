@@ -1,0 +1,8 @@
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+/// The compiler plug-in that provides Logbook's schema macros.
+@main
+struct LogbookMacrosPlugin: CompilerPlugin {
+    let providingMacros: [any Macro.Type] = []
+}
