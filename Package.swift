@@ -21,6 +21,7 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
         ),
+        .target(name: "CCRC32C"),
         .macro(
             name: "LogbookMacros",
             dependencies: [
@@ -33,6 +34,7 @@ let package = Package(
             name: "Logbook",
             dependencies: [
                 "CLZ4",
+                "CCRC32C",
                 "LogbookMacros",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -55,6 +57,7 @@ let package = Package(
                 "Logbook",
                 "SampleTrips",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         .testTarget(

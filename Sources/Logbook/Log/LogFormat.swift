@@ -1,6 +1,38 @@
-/// Constants of the on-disk log format. The human specification lives in
-/// `Logbook.docc/OnDiskFormat.md`; every number here is described there.
+/// Constants of the on-disk log format, version 1.
+///
+/// The human specification, with the grammar and a worked example, is the DocC article
+/// `OnDiskFormat`; every number here is described there. Nothing else in the code base spells
+/// these numbers.
 enum LogFormat {
-    /// The four bytes that open every batch header: "LBK1" read as ASCII.
-    static let magic: UInt32 = 0x314B_424C
+    /// The four bytes that open every batch: ASCII "LGBK", read as a little-endian `UInt32`.
+    static let magic: UInt32 = 0x4B42_474C
+    /// The batch format version this release writes, and the only one it reads.
+    static let version: UInt16 = 1
+    /// The size of a batch header in bytes.
+    static let headerSize = 32
+    /// Byte offsets of the header fields. All integers are little-endian.
+    enum Offset {
+        static let magic = 0
+        static let version = 4
+        static let flags = 6
+        static let firstSequence = 8
+        static let eventCount = 16
+        static let uncompressedLength = 20
+        static let storedLength = 24
+        static let checksum = 28
+    }
+    /// Flag bit: the payload is an LZ4 block.
+    static let flagCompressed: UInt16 = 1
+    /// Every flag bit this release understands.
+    static let knownFlags: UInt16 = flagCompressed
+    /// The first sequence number of a new store.
+    static let firstSequence: UInt64 = 1
+    /// Digits in a segment file name.
+    static let segmentNameDigits = 20
+    /// The extension of a segment file.
+    static let segmentExtension = ".log"
+    /// The name of the lock file a writer holds.
+    static let lockFileName = "LOCK"
+    /// The hard ceiling on a batch's uncompressed or stored length, whatever the configuration.
+    static let absoluteMaximumBatchSize = Int(UInt32.max)
 }

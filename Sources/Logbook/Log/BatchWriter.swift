@@ -1,0 +1,60 @@
+/// Frames a batch of encoded events: header, checksum and (when it helps) LZ4 compression.
+///
+/// The payload is the events one after another, each preceded by its length as an unsigned
+/// LEB128 varint. The frame is built in one buffer so that the log can write it with a single
+/// `pwrite`.
+package enum BatchWriter {
+    /// Builds the frame of a batch.
+    ///
+    /// - Parameters:
+    ///   - events: the encoded events, opaque bytes at this layer.
+    ///   - firstSequence: the sequence number the first event receives.
+    ///   - compress: whether to try LZ4; the payload is stored compressed only when smaller.
+    ///   - maximumBatchSize: the largest uncompressed payload accepted.
+    /// - Throws: ``LogbookError/Code/batchTooLarge`` when the payload passes the maximum.
+    package static func frame(
+        events: [[UInt8]],
+        firstSequence: UInt64,
+        compress: Bool,
+        maximumBatchSize: Int
+    ) throws(LogbookError) -> (header: BatchHeader, bytes: [UInt8]) {
+        var payloadLength = 0
+        for event in events {
+            payloadLength += LEB128.length(of: UInt64(event.count)) + event.count
+        }
+        guard payloadLength <= maximumBatchSize, payloadLength <= LogFormat.absoluteMaximumBatchSize,
+            events.count <= Int(UInt32.max)
+        else {
+            throw LogbookError(
+                .batchTooLarge,
+                "a batch of \(events.count) events takes \(payloadLength) bytes, more than the maximum batch size of \(maximumBatchSize) bytes",
+                sequence: firstSequence)
+        }
+        var payload: [UInt8] = []
+        payload.reserveCapacity(payloadLength)
+        for event in events {
+            LEB128.append(UInt64(event.count), to: &payload)
+            payload.append(contentsOf: event)
+        }
+        let compressed = compress ? payload.withUnsafeBytes { LZ4.compress($0) } : nil
+        let stored = compressed ?? payload
+        var header = BatchHeader(
+            version: LogFormat.version,
+            flags: compressed == nil ? 0 : LogFormat.flagCompressed,
+            firstSequence: firstSequence,
+            eventCount: UInt32(events.count),
+            uncompressedLength: UInt32(payload.count),
+            storedLength: UInt32(stored.count),
+            checksum: 0)
+        var frame = [UInt8](repeating: 0, count: LogFormat.headerSize + stored.count)
+        frame.withUnsafeMutableBytes { bytes in
+            header.write(to: bytes)
+            let body = UnsafeMutableRawBufferPointer(rebasing: bytes[LogFormat.headerSize...])
+            stored.withUnsafeBytes { body.copyMemory(from: $0) }
+            header.checksum = BatchHeader.checksum(
+                header: UnsafeRawBufferPointer(bytes), payload: UnsafeRawBufferPointer(body))
+            header.write(to: bytes)
+        }
+        return (header, frame)
+    }
+}

@@ -1,0 +1,182 @@
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The append-only, segmented, checksummed event log of one store, opened for writing.
+///
+/// A store is a directory of segment files named by the sequence number of their first event,
+/// plus a `LOCK` file that the one writer holds with `flock`. ``append(_:)`` frames a batch of
+/// encoded events, writes it with one `pwrite` and, by default, returns only once `fdatasync`
+/// has put it on disk. Opening recovers from a crash: a torn batch at the very end of the log is
+/// cut off and reported through the logger; any other damage throws.
+///
+/// The log is safe to share between threads: appends are serialised by a mutex.
+package final class EventLog: Sendable {
+    /// The store directory.
+    package let directory: String
+    package let configuration: LogConfiguration
+    /// What the open found and did.
+    package let recovery: RecoveryOutcome
+    private let state: Mutex<WriterState>
+
+    private struct WriterState: ~Copyable {
+        var lock: StoreLock?
+        var segment: SystemFile?
+        var endOffset: Int64
+        var nextSequence: UInt64
+        var failure: LogbookError?
+    }
+
+    /// Opens the store in `directory` for writing, creating it when allowed, and recovers it.
+    ///
+    /// - Throws: ``LogbookError/Code/storeLocked`` when another writer holds the store;
+    ///   ``LogbookError/Code/corruption`` or ``LogbookError/Code/unsupportedFormat`` for damage
+    ///   other than a torn tail, naming the segment and byte offset; ``LogbookError/Code/io``
+    ///   when a system call fails.
+    package init(directory: String, configuration: LogConfiguration = LogConfiguration()) throws(LogbookError) {
+        let syscalls = configuration.syscalls
+        try Self.prepareDirectory(directory, configuration: configuration)
+        let lock = try StoreLock(directory: directory, syscalls: syscalls)
+        let recovery: RecoveryOutcome
+        var segment: SystemFile?
+        do throws(LogbookError) {
+            recovery = try Recovery.recover(directory: directory, configuration: configuration)
+            if let last = recovery.lastSegment {
+                segment = try SystemFile.open(last.path, flags: O_RDWR, syscalls: syscalls)
+            }
+        } catch {
+            lock.release()
+            throw error
+        }
+        self.directory = directory
+        self.configuration = configuration
+        self.recovery = recovery
+        self.state = Mutex(
+            WriterState(
+                lock: lock, segment: segment, endOffset: recovery.endOffset,
+                nextSequence: recovery.nextSequence, failure: nil))
+    }
+
+    deinit {
+        close()
+    }
+
+    /// The sequence number the next appended event will receive.
+    package var nextSequence: UInt64 {
+        state.withLock { $0.nextSequence }
+    }
+
+    /// Appends one batch of encoded events atomically.
+    ///
+    /// After a crash either every event of the batch is in the log or none is.
+    ///
+    /// - Parameter events: the encoded events; opaque bytes at this layer. Must not be empty.
+    /// - Returns: the sequence numbers the events received, in order.
+    /// - Throws: ``LogbookError/Code/batchTooLarge``; ``LogbookError/Code/io`` when the write
+    ///   fails (the log is left as it was and stays usable); ``LogbookError/Code/writerFailed``
+    ///   when a flush to disk failed now or earlier, after which the log refuses every append
+    ///   until it is reopened.
+    package func append(_ events: [[UInt8]]) throws(LogbookError) -> ClosedRange<UInt64> {
+        precondition(!events.isEmpty, "a batch holds at least one event")
+        return try state.withLock { (state) throws(LogbookError) -> ClosedRange<UInt64> in
+            if let failure = state.failure { throw failure }
+            guard state.lock != nil else {
+                throw LogbookError(.invalidArgument, "the log of \(directory) is closed", path: directory)
+            }
+            let first = state.nextSequence
+            let (header, frame) = try BatchWriter.frame(
+                events: events, firstSequence: first, compress: configuration.compression,
+                maximumBatchSize: configuration.maximumBatchSize)
+            var createdSegment = false
+            if state.segment == nil
+                || (state.endOffset > 0 && state.endOffset + Int64(frame.count) > Int64(configuration.segmentSize))
+            {
+                let path = SegmentDirectory.join(directory, SegmentDirectory.fileName(forFirstSequence: first))
+                let file = try SystemFile.open(path, flags: O_RDWR | O_CREAT | O_EXCL, syscalls: configuration.syscalls)
+                state.segment?.close()
+                state.segment = file
+                state.endOffset = 0
+                createdSegment = true
+            }
+            guard let segment = state.segment else { preconditionFailure("a segment was opened above") }
+            let offset = state.endOffset
+            let written = frame.withUnsafeBytes { bytes in
+                Result { () throws(LogbookError) in try segment.writeAll(bytes, at: offset) }
+            }
+            do throws(LogbookError) {
+                try written.get()
+            } catch {
+                do throws(LogbookError) {
+                    try segment.truncate(to: offset)
+                } catch let truncation {
+                    state.failure = LogbookError(
+                        .writerFailed,
+                        "a failed write left bytes at the end of the log that could not be cut off (\(truncation)); reopen the store to recover it",
+                        path: segment.path, offset: offset, cause: error)
+                }
+                throw error
+            }
+            if configuration.durability == .durable {
+                do throws(LogbookError) {
+                    try segment.syncData()
+                    if createdSegment { try SegmentDirectory.syncDirectory(directory, syscalls: configuration.syscalls) }
+                } catch {
+                    let failure = LogbookError(
+                        .writerFailed,
+                        "flushing the log to disk failed; this writer accepts no more appends (the kernel may have dropped the unwritten pages, so a retried flush could report success for lost data); reopen the store",
+                        path: error.path ?? segment.path, sequence: first, cause: error)
+                    state.failure = failure
+                    throw failure
+                }
+            }
+            state.endOffset = offset + Int64(frame.count)
+            state.nextSequence = header.lastSequence &+ 1
+            return first...header.lastSequence
+        }
+    }
+
+    /// Closes the segment and releases the store's lock. Further appends throw. Calling it again
+    /// does nothing.
+    package func close() {
+        state.withLock { state in
+            state.segment?.close()
+            state.segment = nil
+            state.lock?.release()
+            state.lock = nil
+        }
+    }
+
+    /// A reader over this store's events.
+    package func reader() -> LogReader {
+        LogReader(directory: directory, maximumBatchSize: configuration.maximumBatchSize, syscalls: configuration.syscalls)
+    }
+
+    private static func prepareDirectory(_ directory: String, configuration: LogConfiguration) throws(LogbookError) {
+        guard configuration.createIfMissing else {
+            _ = try SegmentDirectory.segments(in: directory, syscalls: configuration.syscalls)
+            return
+        }
+        switch configuration.syscalls.makeDirectory(directory) {
+        case .success:
+            try SegmentDirectory.syncDirectory(parentDirectory(of: directory), syscalls: configuration.syscalls)
+        case .failure(let errno) where errno == .exists:
+            return
+        case .failure(let errno):
+            throw LogbookError.system("mkdir", path: directory, errno)
+        }
+    }
+
+    private static func parentDirectory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+}

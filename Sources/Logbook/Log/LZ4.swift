@@ -1,0 +1,40 @@
+import CLZ4
+
+/// LZ4 block compression through the bounds-checked calls of liblz4.
+package enum LZ4 {
+    /// Compresses `source` with the block format.
+    ///
+    /// - Returns: the compressed bytes, or `nil` when they would not be smaller than `source`
+    ///   (the caller then stores the bytes as they are).
+    package static func compress(_ source: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard source.count > 0, source.count <= Int(LZ4_MAX_INPUT_SIZE) else { return nil }
+        let limit = source.count - 1
+        guard limit > 0 else { return nil }
+        var output = [UInt8](repeating: 0, count: limit)
+        let written = output.withUnsafeMutableBytes { destination in
+            LZ4_compress_default(
+                source.baseAddress?.assumingMemoryBound(to: CChar.self),
+                destination.baseAddress?.assumingMemoryBound(to: CChar.self),
+                Int32(source.count),
+                Int32(limit))
+        }
+        guard written > 0 else { return nil }
+        output.removeLast(output.count - Int(written))
+        return output
+    }
+
+    /// Decompresses `source` into `destination`, which must be exactly the declared size.
+    ///
+    /// - Returns: `true` when `source` is a valid block that decompresses to exactly
+    ///   `destination.count` bytes; `false` on any malformed input or size mismatch.
+    package static func decompress(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Bool {
+        guard source.count <= Int(Int32.max), destination.count <= Int(Int32.max) else { return false }
+        if destination.count == 0 { return source.count == 0 }
+        let produced = LZ4_decompress_safe(
+            source.baseAddress?.assumingMemoryBound(to: CChar.self),
+            destination.baseAddress?.assumingMemoryBound(to: CChar.self),
+            Int32(source.count),
+            Int32(destination.count))
+        return Int(produced) == destination.count
+    }
+}

@@ -1,0 +1,40 @@
+import Logging
+
+/// When an append reaches the disk.
+package enum LogDurability: Sendable, Hashable {
+    /// An append returns only after `fdatasync` of the segment, and `fsync` of the directory when
+    /// the append created a segment.
+    case durable
+    /// Flushing is left to the operating system: a crash of the machine (not of the process) can
+    /// lose the latest appends, never the integrity of the earlier ones.
+    case relaxed
+}
+
+/// How much of the log an open checks before it accepts appends.
+package enum LogOpenVerification: Sendable, Hashable {
+    /// Every batch of every segment: framing, checksum and sequence continuity.
+    case full
+    /// The last segment only. Earlier segments are checked when they are read.
+    case lastSegment
+}
+
+/// The settings of an ``EventLog``.
+package struct LogConfiguration: Sendable {
+    /// The size past which a segment rolls: a new segment starts when the next batch would make
+    /// the current one larger. A single batch larger than this gets a segment of its own.
+    package var segmentSize: Int = 64 << 20
+    /// The largest uncompressed or stored payload a batch may have, written or read. Every length
+    /// read from disk is checked against it before anything is allocated.
+    package var maximumBatchSize: Int = 64 << 20
+    package var durability: LogDurability = .durable
+    /// Whether payloads are LZ4-compressed when that makes them smaller.
+    package var compression = true
+    package var verification: LogOpenVerification = .full
+    /// Whether opening a missing directory creates an empty store there.
+    package var createIfMissing = true
+    /// Where recovery reports what it cut off.
+    package var logger = Logger(label: "Logbook", factory: { _ in SwiftLogNoOpLogHandler() })
+    package var syscalls: any Syscalls = PosixSyscalls()
+
+    package init() {}
+}

@@ -1,0 +1,162 @@
+/// Walks the batches of one segment file, checking each one, and describes damage instead of
+/// throwing it, so that the caller can decide what damage means.
+package struct SegmentScanner {
+    /// How much of each batch to check and decode.
+    package enum Depth {
+        /// Header and checksum only: enough to find batches and prove the bytes are intact.
+        case checksum
+        /// Also decompress the payload and split it into events.
+        case decode
+    }
+
+    /// One step of the walk.
+    package enum Step {
+        /// A sound batch. `batch` is `nil` at depth ``Depth/checksum``.
+        case batch(BatchHeader, offset: Int64, Batch?)
+        /// The end of the file, at a batch boundary.
+        case end
+        /// Damage at the current offset; the scanner does not move past it.
+        case damaged(LogDamage)
+    }
+
+    package let file: SystemFile
+    package let maximumBatchSize: Int
+    /// The offset of the next batch.
+    package private(set) var offset: Int64
+    /// The file size the scanner reads up to.
+    package private(set) var size: Int64
+    private var window = ReadWindow()
+
+    package init(file: SystemFile, maximumBatchSize: Int, offset: Int64 = 0) throws(LogbookError) {
+        self.file = file
+        self.maximumBatchSize = maximumBatchSize
+        self.offset = offset
+        self.size = try file.size()
+    }
+
+    /// Reads the file size again, for a segment another process is appending to.
+    package mutating func refreshSize() throws(LogbookError) {
+        let newSize = try file.size()
+        if newSize != size { window.invalidate() }
+        size = newSize
+    }
+
+    /// Moves to `offset`, which must be a batch boundary found by an earlier step.
+    package mutating func seek(to offset: Int64) {
+        self.offset = offset
+    }
+
+    /// Checks the batch at the current offset and, when it is sound, moves past it.
+    package mutating func next(_ depth: Depth) throws(LogbookError) -> Step {
+        let remaining = size - offset
+        if remaining <= 0 { return .end }
+        let start = offset
+        func damage(_ reason: LogDamage.Reason) -> Step {
+            .damaged(LogDamage(segment: file.path, offset: start, byteCount: size - start, reason: reason))
+        }
+        let headerBytes = try window.fill(from: file, at: start, length: LogFormat.headerSize)
+        guard headerBytes == LogFormat.headerSize else {
+            return damage(.truncatedHeader(available: headerBytes))
+        }
+        let parsed = try window.withBytes(at: start, length: LogFormat.headerSize) { BatchHeader.read(from: $0) }
+        guard let header = parsed else { return damage(.badMagic) }
+        if let reason = boundsProblem(header) { return damage(reason) }
+        let frameSize = header.frameSize
+        guard Int64(frameSize) <= remaining else {
+            return damage(.truncatedPayload(needed: frameSize, available: remaining))
+        }
+        guard try window.fill(from: file, at: start, length: frameSize) == frameSize else {
+            return damage(.truncatedPayload(needed: frameSize, available: remaining))
+        }
+        let computed = try window.withBytes(at: start, length: frameSize) { bytes in
+            BatchHeader.checksum(
+                header: UnsafeRawBufferPointer(rebasing: bytes[..<LogFormat.headerSize]),
+                payload: UnsafeRawBufferPointer(rebasing: bytes[LogFormat.headerSize...]))
+        }
+        if header.version != LogFormat.version {
+            return damage(.unsupportedVersion(header.version, checksumMatches: computed == header.checksum))
+        }
+        guard computed == header.checksum else {
+            return damage(.checksumMismatch(stored: header.checksum, computed: computed))
+        }
+        if header.flags & ~LogFormat.knownFlags != 0 { return damage(.unknownFlags(header.flags)) }
+        var batch: Batch?
+        if depth == .decode {
+            switch try decode(header, at: start) {
+            case .success(let decoded): batch = decoded
+            case .failure(let reason): return damage(reason)
+            }
+        }
+        offset = start + Int64(frameSize)
+        return .batch(header, offset: start, batch)
+    }
+
+    private func boundsProblem(_ header: BatchHeader) -> LogDamage.Reason? {
+        if Int(header.storedLength) > maximumBatchSize {
+            return .lengthOutOfBounds(field: "stored length", value: header.storedLength, maximum: maximumBatchSize)
+        }
+        if Int(header.uncompressedLength) > maximumBatchSize {
+            return .lengthOutOfBounds(
+                field: "uncompressed length", value: header.uncompressedLength, maximum: maximumBatchSize)
+        }
+        if !header.isCompressed && header.storedLength != header.uncompressedLength {
+            return .lengthOutOfBounds(
+                field: "stored length of an uncompressed batch", value: header.storedLength,
+                maximum: Int(header.uncompressedLength))
+        }
+        if header.eventCount > header.uncompressedLength {
+            return .lengthOutOfBounds(
+                field: "event count", value: header.eventCount, maximum: Int(header.uncompressedLength))
+        }
+        return nil
+    }
+
+    private func decode(_ header: BatchHeader, at start: Int64) throws(LogbookError) -> Result<Batch, LogDamage.Reason> {
+        let length = Int(header.uncompressedLength)
+        let payloadStart = start + Int64(LogFormat.headerSize)
+        let payload: [UInt8]? = try window.withBytes(at: payloadStart, length: Int(header.storedLength)) {
+            (stored) -> [UInt8]? in
+            if !header.isCompressed { return [UInt8](stored) }
+            var output = [UInt8](repeating: 0, count: length)
+            let ok = output.withUnsafeMutableBytes { LZ4.decompress(stored, into: $0) }
+            return ok ? output : nil
+        }
+        guard let payload else { return .failure(.decompressionFailed(declaredLength: header.uncompressedLength)) }
+        switch Batch.splitEvents(in: payload, count: Int(header.eventCount)) {
+        case .success(let ranges):
+            return .success(Batch(header: header, segment: file.path, offset: start, payload: payload, eventRanges: ranges))
+        case .failure(let reason):
+            return .failure(reason)
+        }
+    }
+
+    /// Whether any sound batch starts after `offset`: the test that tells a torn write at the end
+    /// of the log (nothing sound follows) from damage in the middle of it (something does).
+    package mutating func soundBatchFollows(after damageOffset: Int64) throws(LogbookError) -> Bool {
+        var candidate = damageOffset + 1
+        let magic = withUnsafeBytes(of: LogFormat.magic.littleEndian) { [UInt8]($0) }
+        while candidate + Int64(LogFormat.headerSize) <= size {
+            let length = Int(min(Int64(ReadWindow.chunkSize), size - candidate))
+            _ = try window.fill(from: file, at: candidate, length: length)
+            let found: Int? = try window.withBytes(at: candidate, length: length) { bytes in
+                guard bytes.count >= magic.count else { return nil }
+                for index in 0...(bytes.count - magic.count)
+                where bytes[index] == magic[0] && bytes[index + 1] == magic[1] && bytes[index + 2] == magic[2]
+                    && bytes[index + 3] == magic[3]
+                {
+                    return index
+                }
+                return nil
+            }
+            guard let found else {
+                candidate += Int64(max(1, length - magic.count + 1))
+                continue
+            }
+            let position = candidate + Int64(found)
+            offset = position
+            if case .batch = try next(.checksum) { return true }
+            candidate = position + 1
+        }
+        return false
+    }
+}
