@@ -70,7 +70,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LogbookCLITests",
-            dependencies: ["Logbook"]
+            dependencies: ["Logbook", "LogbookCLI"]
         ),
     ],
     swiftLanguageModes: [.v6]

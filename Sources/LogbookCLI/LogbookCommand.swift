@@ -5,6 +5,12 @@ import Logbook
 struct LogbookCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logbook",
-        abstract: "Inspect, verify and replay Logbook stores."
+        abstract: "Inspect and verify Logbook stores.",
+        discussion: """
+            A store is a directory of segment files. Reading commands work while another process \
+            holds the store open for writing.
+            """,
+        version: "0.1.0",
+        subcommands: [Info.self, Verify.self, AppendLoop.self]
     )
 }

@@ -133,6 +133,12 @@ package struct SegmentScanner {
     /// Whether any sound batch starts after `offset`: the test that tells a torn write at the end
     /// of the log (nothing sound follows) from damage in the middle of it (something does).
     package mutating func soundBatchFollows(after damageOffset: Int64) throws(LogbookError) -> Bool {
+        try nextSoundBatch(after: damageOffset) != nil
+    }
+
+    /// The offset of the first sound batch that starts after `damageOffset`, found by searching
+    /// for the magic number and checking each candidate's bounds and checksum.
+    package mutating func nextSoundBatch(after damageOffset: Int64) throws(LogbookError) -> Int64? {
         var candidate = damageOffset + 1
         let magic = withUnsafeBytes(of: LogFormat.magic.littleEndian) { [UInt8]($0) }
         while candidate + Int64(LogFormat.headerSize) <= size {
@@ -154,9 +160,9 @@ package struct SegmentScanner {
             }
             let position = candidate + Int64(found)
             offset = position
-            if case .batch = try next(.checksum) { return true }
+            if case .batch = try next(.checksum) { return position }
             candidate = position + 1
         }
-        return false
+        return nil
     }
 }

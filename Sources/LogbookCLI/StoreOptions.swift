@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Logbook
+
+/// The store argument every subcommand takes.
+struct StoreOptions: ParsableArguments {
+    @Argument(help: "The store directory.")
+    var store: String
+
+    /// Fails with a one-line message when `store` is missing or is not a store.
+    func checkStore() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: store, isDirectory: &isDirectory) else {
+            throw CLIError("no store at \(store): the directory does not exist")
+        }
+        guard isDirectory.boolValue else {
+            throw CLIError("\(store) is a file, not a store directory")
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: store)) ?? []
+        guard names.contains("LOCK") || names.contains(where: { $0.hasSuffix(".log") }) else {
+            throw CLIError("\(store) is not a Logbook store: it has no LOCK file and no segment files")
+        }
+    }
+}
+
+/// An error the tool reports as one line on stderr, exiting with status 1.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Formats a byte count for people.
+func formatBytes(_ bytes: Int64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+    var value = Double(bytes)
+    var unit = 0
+    while value >= 1024 && unit < units.count - 1 {
+        value /= 1024
+        unit += 1
+    }
+    return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Logbook
+
+extension LogbookCommand {
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check every batch of a store.",
+            discussion: """
+                Checks the framing, checksum, decompression and event framing of every batch, and \
+                that sequence numbers run without a gap. Exits with 0 when the store is sound and \
+                with 1 otherwise, naming each damaged segment and byte offset. An incomplete batch \
+                at the very end (a write cut short by a crash, which the next open cuts off, or one \
+                still being written) is noted but does not make the store unsound.
+                """)
+
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            try options.checkStore()
+            let showProgress = isatty(STDERR_FILENO) != 0
+            let start = Date()
+            let report = try LogVerifier.verify(directory: options.store) { segment, bytes in
+                guard showProgress else { return }
+                let name = (segment.path as NSString).lastPathComponent
+                FileHandle.standardError.write(Data("\rverifying \(name)  \(formatBytes(bytes)) read".utf8))
+            }
+            if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            let seconds = Date().timeIntervalSince(start)
+            let range = report.firstSequence.flatMap { first in report.lastSequence.map { "\(first)...\($0)" } } ?? "none"
+            print(
+                "checked \(report.segments) segments, \(report.batches) batches, \(report.events) events (sequence \(range)), \(formatBytes(report.storedBytes)) in \(String(format: "%.3f", seconds)) s"
+            )
+            if let tail = report.incompleteTail {
+                print("note: incomplete batch at the end of the log: \(tail) (\(tail.byteCount) bytes); the next open cuts it off")
+            }
+            for damage in report.damages {
+                print("damage: \(damage) (\(damage.byteCount) bytes)")
+            }
+            if report.isSound {
+                print("sound")
+            } else {
+                print("unsound: \(report.damages.count) damaged region(s)")
+                throw ExitCode.failure
+            }
+        }
+    }
+}
