@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import Logbook
+
+/// The `logbook` binary run as a user runs it: exit codes, output and messages.
+struct ToolTests {
+    private func makeStore(_ store: TemporaryDirectory, batches: Int = 4) throws {
+        let outcome = try ToolProcess.run([
+            "_append-loop", store.path, "--batches", "\(batches)", "--segment-size", "200", "--relaxed",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+    }
+
+    @Test func verifyOfASoundStoreExitsZero() throws {
+        let store = TemporaryDirectory()
+        try makeStore(store)
+        let outcome = try ToolProcess.run(["verify", store.path])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("4 batches, 20 events (sequence 1...20)"))
+        #expect(outcome.stdout.hasSuffix("sound\n"))
+        #expect(outcome.stderr.isEmpty, "no progress output when stderr is not a terminal")
+    }
+
+    @Test func verifyOfAFlippedByteExitsOneNamingSegmentAndOffset() throws {
+        let store = TemporaryDirectory()
+        try makeStore(store)
+        let segments = try LogReader(directory: store.path).segments()
+        #expect(segments.count >= 2)
+        let first = segments[0].path
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: first)))
+        bytes[LogFormat.headerSize + 2] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: first))
+        let outcome = try ToolProcess.run(["verify", store.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("damage: \(first) at byte offset 0: checksum mismatch"))
+        #expect(outcome.stdout.contains("unsound: 1 damaged region(s)"))
+    }
+
+    @Test func verifyOfATornTailNotesItAndExitsZero() throws {
+        let store = TemporaryDirectory()
+        try makeStore(store)
+        let last = try #require(try LogReader(directory: store.path).segments().last)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: last.path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0x4C, 0x47, 0x42, 0x4B, 1, 0, 0]))
+        try handle.close()
+        let outcome = try ToolProcess.run(["verify", store.path])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("note: incomplete batch at the end of the log"))
+    }
+
+    @Test(arguments: ["verify", "info"])
+    func aMissingStoreOrAPlainDirectoryGetsAOneLineErrorAndExitOne(command: String) throws {
+        let directory = TemporaryDirectory()
+        let missing = try ToolProcess.run([command, directory.child("missing")])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "Error: no store at \(directory.child("missing")): the directory does not exist\n")
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: directory.child("notes.txt")))
+        let plain = try ToolProcess.run([command, directory.path])
+        #expect(plain.status == 1)
+        #expect(plain.stderr == "Error: \(directory.path) is not a Logbook store: it has no LOCK file and no segment files\n")
+    }
+
+    @Test func infoShowsSegmentsBatchesAndTheSequenceRange() throws {
+        let store = TemporaryDirectory()
+        try makeStore(store, batches: 3)
+        let outcome = try ToolProcess.run(["info", store.path])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("batches:   3 (3 LZ4-compressed)"))
+        #expect(outcome.stdout.contains("events:    15"))
+        #expect(outcome.stdout.contains("sequence:  1...15"))
+        #expect(outcome.stdout.contains("00000000000000000001.log"))
+    }
+
+    @Test func verifyHelpIsPinned() throws {
+        let outcome = try ToolProcess.run(["verify", "--help"])
+        #expect(
+            outcome.stdout == """
+                OVERVIEW: Check every batch of a store.
+
+                Checks the framing, checksum, decompression and event framing of every batch,
+                and that sequence numbers run without a gap. Exits with 0 when the store is
+                sound and with 1 otherwise, naming each damaged segment and byte offset. An
+                incomplete batch at the very end (a write cut short by a crash, which the next
+                open cuts off, or one still being written) is noted but does not make the store
+                unsound.
+
+                USAGE: logbook verify <store>
+
+                ARGUMENTS:
+                  <store>                 The store directory.
+
+                OPTIONS:
+                  --version               Show the version.
+                  -h, --help              Show help information.
+
+
+                """)
+    }
+}
