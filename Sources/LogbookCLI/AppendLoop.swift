@@ -9,7 +9,8 @@ extension LogbookCommand {
         static let configuration = CommandConfiguration(
             commandName: "_append-loop",
             abstract: "Append test batches in a loop (for testing).",
-            shouldDisplay: false)
+            shouldDisplay: false
+        )
 
         @OptionGroup var options: StoreOptions
 
@@ -25,6 +26,9 @@ extension LogbookCommand {
         @Flag(help: "Leave flushing to the operating system.")
         var relaxed = false
 
+        @Flag(help: "Write incompressible events, so that batches are stored without LZ4.")
+        var noise = false
+
         func run() throws {
             var configuration = LogConfiguration()
             configuration.segmentSize = segmentSize
@@ -33,7 +37,7 @@ extension LogbookCommand {
             var appended = 0
             while batches == 0 || appended < batches {
                 let first = log.nextSequence
-                let events = (first..<(first + UInt64(eventsPerBatch))).map(Self.event)
+                let events = (first..<(first + UInt64(eventsPerBatch))).map(noise ? Self.noiseEvent : Self.event)
                 let range = try log.append(events)
                 // Written unbuffered, so that what a killed process acknowledged is what the parent read.
                 FileHandle.standardOutput.write(Data("ack \(range.lowerBound) \(range.upperBound)\n".utf8))
@@ -44,6 +48,17 @@ extension LogbookCommand {
         /// The bytes of test event `sequence`: recognisable and of varying length.
         static func event(_ sequence: UInt64) -> [UInt8] {
             Array(String(repeating: "event \(sequence);", count: Int(sequence % 13) + 1).utf8)
+        }
+
+        /// 64 pseudo-random bytes determined by `sequence` (xorshift64), which LZ4 cannot shrink.
+        static func noiseEvent(_ sequence: UInt64) -> [UInt8] {
+            var state = sequence &* 0x9E37_79B9_7F4A_7C15 | 1
+            return (0..<64).map { _ in
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                return UInt8(truncatingIfNeeded: state >> 24)
+            }
         }
     }
 }

@@ -12,7 +12,8 @@ extension LogbookCommand {
                 with 1 otherwise, naming each damaged segment and byte offset. An incomplete batch \
                 at the very end (a write cut short by a crash, which the next open cuts off, or one \
                 still being written) is noted but does not make the store unsound.
-                """)
+                """
+        )
 
         @OptionGroup var options: StoreOptions
 
@@ -27,12 +28,15 @@ extension LogbookCommand {
             }
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             let seconds = Date().timeIntervalSince(start)
-            let range = report.firstSequence.flatMap { first in report.lastSequence.map { "\(first)...\($0)" } } ?? "none"
+            let range =
+                report.firstSequence.flatMap { first in report.lastSequence.map { "\(first)...\($0)" } } ?? "none"
             print(
                 "checked \(report.segments) segments, \(report.batches) batches, \(report.events) events (sequence \(range)), \(formatBytes(report.storedBytes)) in \(String(format: "%.3f", seconds)) s"
             )
             if let tail = report.incompleteTail {
-                print("note: incomplete batch at the end of the log: \(tail) (\(tail.byteCount) bytes); the next open cuts it off")
+                print(
+                    "note: incomplete batch at the end of the log: \(tail) (\(tail.byteCount) bytes); the next open cuts it off"
+                )
             }
             for damage in report.damages {
                 print("damage: \(damage) (\(damage.byteCount) bytes)")

@@ -29,14 +29,19 @@ struct MultiProcessTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal, "round \(round)")
-            let acks = ToolProcess.acknowledged(in: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            let acks = ToolProcess.acknowledged(
+                in: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            )
             let lastAcknowledged = acks.last?.upperBound ?? acknowledgedSoFar
             // Reopening recovers the store; every acknowledged event is there with its exact bytes.
             let log = try EventLog(directory: store.path)
             log.close()
             let events = try readAll(store.path)
             #expect(events.map(\.0) == Array(1..<(UInt64(events.count) + 1)), "round \(round): no gap")
-            #expect(UInt64(events.count) >= lastAcknowledged, "round \(round): acknowledged \(lastAcknowledged), found \(events.count)")
+            #expect(
+                UInt64(events.count) >= lastAcknowledged,
+                "round \(round): acknowledged \(lastAcknowledged), found \(events.count)"
+            )
             for (sequence, bytes) in events where bytes != ToolProcess.appendLoopEvent(sequence) {
                 Issue.record("round \(round): event \(sequence) holds the wrong bytes")
             }

@@ -59,7 +59,10 @@ struct ToolTests {
         try Data("hello".utf8).write(to: URL(fileURLWithPath: directory.child("notes.txt")))
         let plain = try ToolProcess.run([command, directory.path])
         #expect(plain.status == 1)
-        #expect(plain.stderr == "Error: \(directory.path) is not a Logbook store: it has no LOCK file and no segment files\n")
+        #expect(
+            plain.stderr
+                == "Error: \(directory.path) is not a Logbook store: it has no LOCK file and no segment files\n"
+        )
     }
 
     @Test func infoShowsSegmentsBatchesAndTheSequenceRange() throws {
@@ -96,6 +99,7 @@ struct ToolTests {
                   -h, --help              Show help information.
 
 
-                """)
+                """
+        )
     }
 }

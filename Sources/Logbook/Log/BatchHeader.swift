@@ -26,10 +26,16 @@ package struct BatchHeader: Hashable, Sendable {
         bytes.storeBytes(of: version.littleEndian, toByteOffset: LogFormat.Offset.version, as: UInt16.self)
         bytes.storeBytes(of: flags.littleEndian, toByteOffset: LogFormat.Offset.flags, as: UInt16.self)
         bytes.storeBytes(
-            of: firstSequence.littleEndian, toByteOffset: LogFormat.Offset.firstSequence, as: UInt64.self)
+            of: firstSequence.littleEndian,
+            toByteOffset: LogFormat.Offset.firstSequence,
+            as: UInt64.self
+        )
         bytes.storeBytes(of: eventCount.littleEndian, toByteOffset: LogFormat.Offset.eventCount, as: UInt32.self)
         bytes.storeBytes(
-            of: uncompressedLength.littleEndian, toByteOffset: LogFormat.Offset.uncompressedLength, as: UInt32.self)
+            of: uncompressedLength.littleEndian,
+            toByteOffset: LogFormat.Offset.uncompressedLength,
+            as: UInt32.self
+        )
         bytes.storeBytes(of: storedLength.littleEndian, toByteOffset: LogFormat.Offset.storedLength, as: UInt32.self)
         bytes.storeBytes(of: checksum.littleEndian, toByteOffset: LogFormat.Offset.checksum, as: UInt32.self)
     }
@@ -50,7 +56,8 @@ package struct BatchHeader: Hashable, Sendable {
             eventCount: load(LogFormat.Offset.eventCount, as: UInt32.self),
             uncompressedLength: load(LogFormat.Offset.uncompressedLength, as: UInt32.self),
             storedLength: load(LogFormat.Offset.storedLength, as: UInt32.self),
-            checksum: load(LogFormat.Offset.checksum, as: UInt32.self))
+            checksum: load(LogFormat.Offset.checksum, as: UInt32.self)
+        )
     }
 
     /// The checksum of a batch: the header bytes before the checksum field, then the payload.

@@ -28,7 +28,8 @@ package enum BatchWriter {
             throw LogbookError(
                 .batchTooLarge,
                 "a batch of \(events.count) events takes \(payloadLength) bytes, more than the maximum batch size of \(maximumBatchSize) bytes",
-                sequence: firstSequence)
+                sequence: firstSequence
+            )
         }
         var payload: [UInt8] = []
         payload.reserveCapacity(payloadLength)
@@ -45,14 +46,17 @@ package enum BatchWriter {
             eventCount: UInt32(events.count),
             uncompressedLength: UInt32(payload.count),
             storedLength: UInt32(stored.count),
-            checksum: 0)
+            checksum: 0
+        )
         var frame = [UInt8](repeating: 0, count: LogFormat.headerSize + stored.count)
         frame.withUnsafeMutableBytes { bytes in
             header.write(to: bytes)
             let body = UnsafeMutableRawBufferPointer(rebasing: bytes[LogFormat.headerSize...])
             stored.withUnsafeBytes { body.copyMemory(from: $0) }
             header.checksum = BatchHeader.checksum(
-                header: UnsafeRawBufferPointer(bytes), payload: UnsafeRawBufferPointer(body))
+                header: UnsafeRawBufferPointer(bytes),
+                payload: UnsafeRawBufferPointer(body)
+            )
             header.write(to: bytes)
         }
         return (header, frame)

@@ -60,8 +60,13 @@ package final class EventLog: Sendable {
         self.recovery = recovery
         self.state = Mutex(
             WriterState(
-                lock: lock, segment: segment, endOffset: recovery.endOffset,
-                nextSequence: recovery.nextSequence, failure: nil))
+                lock: lock,
+                segment: segment,
+                endOffset: recovery.endOffset,
+                nextSequence: recovery.nextSequence,
+                failure: nil
+            )
+        )
     }
 
     deinit {
@@ -92,8 +97,11 @@ package final class EventLog: Sendable {
             }
             let first = state.nextSequence
             let (header, frame) = try BatchWriter.frame(
-                events: events, firstSequence: first, compress: configuration.compression,
-                maximumBatchSize: configuration.maximumBatchSize)
+                events: events,
+                firstSequence: first,
+                compress: configuration.compression,
+                maximumBatchSize: configuration.maximumBatchSize
+            )
             var createdSegment = false
             if state.segment == nil
                 || (state.endOffset > 0 && state.endOffset + Int64(frame.count) > Int64(configuration.segmentSize))
@@ -119,19 +127,27 @@ package final class EventLog: Sendable {
                     state.failure = LogbookError(
                         .writerFailed,
                         "a failed write left bytes at the end of the log that could not be cut off (\(truncation)); reopen the store to recover it",
-                        path: segment.path, offset: offset, cause: error)
+                        path: segment.path,
+                        offset: offset,
+                        cause: error
+                    )
                 }
                 throw error
             }
             if configuration.durability == .durable {
                 do throws(LogbookError) {
                     try segment.syncData()
-                    if createdSegment { try SegmentDirectory.syncDirectory(directory, syscalls: configuration.syscalls) }
+                    if createdSegment {
+                        try SegmentDirectory.syncDirectory(directory, syscalls: configuration.syscalls)
+                    }
                 } catch {
                     let failure = LogbookError(
                         .writerFailed,
                         "flushing the log to disk failed; this writer accepts no more appends (the kernel may have dropped the unwritten pages, so a retried flush could report success for lost data); reopen the store",
-                        path: error.path ?? segment.path, sequence: first, cause: error)
+                        path: error.path ?? segment.path,
+                        sequence: first,
+                        cause: error
+                    )
                     state.failure = failure
                     throw failure
                 }
@@ -155,7 +171,11 @@ package final class EventLog: Sendable {
 
     /// A reader over this store's events.
     package func reader() -> LogReader {
-        LogReader(directory: directory, maximumBatchSize: configuration.maximumBatchSize, syscalls: configuration.syscalls)
+        LogReader(
+            directory: directory,
+            maximumBatchSize: configuration.maximumBatchSize,
+            syscalls: configuration.syscalls
+        )
     }
 
     private static func prepareDirectory(_ directory: String, configuration: LogConfiguration) throws(LogbookError) {

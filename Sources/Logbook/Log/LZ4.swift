@@ -16,7 +16,8 @@ package enum LZ4 {
                 source.baseAddress?.assumingMemoryBound(to: CChar.self),
                 destination.baseAddress?.assumingMemoryBound(to: CChar.self),
                 Int32(source.count),
-                Int32(limit))
+                Int32(limit)
+            )
         }
         guard written > 0 else { return nil }
         output.removeLast(output.count - Int(written))
@@ -27,14 +28,18 @@ package enum LZ4 {
     ///
     /// - Returns: `true` when `source` is a valid block that decompresses to exactly
     ///   `destination.count` bytes; `false` on any malformed input or size mismatch.
-    package static func decompress(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Bool {
+    package static func decompress(
+        _ source: UnsafeRawBufferPointer,
+        into destination: UnsafeMutableRawBufferPointer
+    ) -> Bool {
         guard source.count <= Int(Int32.max), destination.count <= Int(Int32.max) else { return false }
         if destination.count == 0 { return source.count == 0 }
         let produced = LZ4_decompress_safe(
             source.baseAddress?.assumingMemoryBound(to: CChar.self),
             destination.baseAddress?.assumingMemoryBound(to: CChar.self),
             Int32(source.count),
-            Int32(destination.count))
+            Int32(destination.count)
+        )
         return Int(produced) == destination.count
     }
 }

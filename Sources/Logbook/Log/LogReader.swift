@@ -62,8 +62,12 @@ package struct BatchCursor {
             switch step {
             case .batch(let header, let offset, let batch):
                 if let expected, header.firstSequence != expected {
-                    throw LogDamage(segment: segment.path, offset: offset, byteCount: Int64(header.frameSize),
-                        reason: .sequenceGap(expected: expected, found: header.firstSequence)).error
+                    throw LogDamage(
+                        segment: segment.path,
+                        offset: offset,
+                        byteCount: Int64(header.frameSize),
+                        reason: .sequenceGap(expected: expected, found: header.firstSequence)
+                    ).error
                 }
                 expected = header.lastSequence &+ 1
                 if header.lastSequence < start && header.eventCount > 0 { continue }
@@ -110,8 +114,12 @@ package struct BatchCursor {
 
     private mutating func moveTo(_ next: SegmentFile) throws(LogbookError) {
         if let expected, next.firstSequence != expected {
-            throw LogDamage(segment: next.path, offset: 0, byteCount: 0,
-                reason: .sequenceGap(expected: expected, found: next.firstSequence)).error
+            throw LogDamage(
+                segment: next.path,
+                offset: 0,
+                byteCount: 0,
+                reason: .sequenceGap(expected: expected, found: next.firstSequence)
+            ).error
         }
         try open(next)
     }

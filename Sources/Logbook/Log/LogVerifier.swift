@@ -43,8 +43,13 @@ package enum LogVerifier {
             report.segments += 1
             if let expectedSequence = expected, segment.firstSequence != expectedSequence {
                 report.damages.append(
-                    LogDamage(segment: segment.path, offset: 0, byteCount: 0,
-                        reason: .sequenceGap(expected: expectedSequence, found: segment.firstSequence)))
+                    LogDamage(
+                        segment: segment.path,
+                        offset: 0,
+                        byteCount: 0,
+                        reason: .sequenceGap(expected: expectedSequence, found: segment.firstSequence)
+                    )
+                )
             }
             expected = segment.firstSequence
             let file = try SystemFile.open(segment.path, flags: O_RDONLY, syscalls: syscalls)
@@ -52,15 +57,22 @@ package enum LogVerifier {
             var scanner = try SegmentScanner(file: file, maximumBatchSize: maximumBatchSize)
             report.storedBytes += scanner.size
             if scanner.size == 0 && !isLast {
-                report.damages.append(LogDamage(segment: segment.path, offset: 0, byteCount: 0, reason: .emptySealedSegment))
+                report.damages.append(
+                    LogDamage(segment: segment.path, offset: 0, byteCount: 0, reason: .emptySealedSegment)
+                )
             }
             scan: while true {
                 switch try scanner.next(.decode) {
                 case .batch(let header, let offset, let batch):
                     if let expectedSequence = expected, header.firstSequence != expectedSequence {
                         report.damages.append(
-                            LogDamage(segment: segment.path, offset: offset, byteCount: Int64(header.frameSize),
-                                reason: .sequenceGap(expected: expectedSequence, found: header.firstSequence)))
+                            LogDamage(
+                                segment: segment.path,
+                                offset: offset,
+                                byteCount: Int64(header.frameSize),
+                                reason: .sequenceGap(expected: expectedSequence, found: header.firstSequence)
+                            )
+                        )
                     }
                     expected = header.lastSequence &+ 1
                     report.batches += 1

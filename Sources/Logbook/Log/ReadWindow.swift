@@ -33,7 +33,11 @@ struct ReadWindow {
 
     /// Calls `body` with `length` bytes at `offset`, which a call to ``fill(from:at:length:)``
     /// must have made available.
-    func withBytes<T>(at offset: Int64, length: Int, _ body: (UnsafeRawBufferPointer) throws(LogbookError) -> T)
+    func withBytes<T>(
+        at offset: Int64,
+        length: Int,
+        _ body: (UnsafeRawBufferPointer) throws(LogbookError) -> T
+    )
         throws(LogbookError) -> T
     {
         let from = Int(offset - start)

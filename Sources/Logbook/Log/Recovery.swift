@@ -39,23 +39,36 @@ enum Recovery {
                 continue
             }
             if segment.firstSequence != expected {
-                throw LogDamage(segment: segment.path, offset: 0, byteCount: 0,
-                    reason: .sequenceGap(expected: expected, found: segment.firstSequence)).error
+                throw LogDamage(
+                    segment: segment.path,
+                    offset: 0,
+                    byteCount: 0,
+                    reason: .sequenceGap(expected: expected, found: segment.firstSequence)
+                ).error
             }
-            let file = try SystemFile.open(segment.path, flags: isLast ? O_RDWR : O_RDONLY, syscalls: configuration.syscalls)
+            let file = try SystemFile.open(
+                segment.path,
+                flags: isLast ? O_RDWR : O_RDONLY,
+                syscalls: configuration.syscalls
+            )
             defer { file.close() }
             var scanner = try SegmentScanner(file: file, maximumBatchSize: configuration.maximumBatchSize)
             scan: while true {
                 switch try scanner.next(.checksum) {
                 case .batch(let header, let offset, _):
                     guard header.firstSequence == expected else {
-                        throw LogDamage(segment: segment.path, offset: offset, byteCount: Int64(header.frameSize),
-                            reason: .sequenceGap(expected: expected, found: header.firstSequence)).error
+                        throw LogDamage(
+                            segment: segment.path,
+                            offset: offset,
+                            byteCount: Int64(header.frameSize),
+                            reason: .sequenceGap(expected: expected, found: header.firstSequence)
+                        ).error
                     }
                     expected = header.lastSequence &+ 1
                 case .end:
                     if !isLast && scanner.size == 0 {
-                        throw LogDamage(segment: segment.path, offset: 0, byteCount: 0, reason: .emptySealedSegment).error
+                        throw LogDamage(segment: segment.path, offset: 0, byteCount: 0, reason: .emptySealedSegment)
+                            .error
                     }
                     break scan
                 case .damaged(let damage):
@@ -68,7 +81,8 @@ enum Recovery {
                         metadata: [
                             "segment": "\(segment.path)", "offset": "\(damage.offset)",
                             "bytes": "\(damage.byteCount)", "reason": "\(damage.reason)",
-                        ])
+                        ]
+                    )
                     outcome.cutTail = damage
                     scanner.seek(to: damage.offset)
                     break scan
@@ -80,4 +94,3 @@ enum Recovery {
         return outcome
     }
 }
-

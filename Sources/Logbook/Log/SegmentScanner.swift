@@ -71,7 +71,8 @@ package struct SegmentScanner {
         let computed = try window.withBytes(at: start, length: frameSize) { bytes in
             BatchHeader.checksum(
                 header: UnsafeRawBufferPointer(rebasing: bytes[..<LogFormat.headerSize]),
-                payload: UnsafeRawBufferPointer(rebasing: bytes[LogFormat.headerSize...]))
+                payload: UnsafeRawBufferPointer(rebasing: bytes[LogFormat.headerSize...])
+            )
         }
         if header.version != LogFormat.version {
             return damage(.unsupportedVersion(header.version, checksumMatches: computed == header.checksum))
@@ -97,21 +98,30 @@ package struct SegmentScanner {
         }
         if Int(header.uncompressedLength) > maximumBatchSize {
             return .lengthOutOfBounds(
-                field: "uncompressed length", value: header.uncompressedLength, maximum: maximumBatchSize)
+                field: "uncompressed length",
+                value: header.uncompressedLength,
+                maximum: maximumBatchSize
+            )
         }
         if !header.isCompressed && header.storedLength != header.uncompressedLength {
             return .lengthOutOfBounds(
-                field: "stored length of an uncompressed batch", value: header.storedLength,
-                maximum: Int(header.uncompressedLength))
+                field: "stored length of an uncompressed batch",
+                value: header.storedLength,
+                maximum: Int(header.uncompressedLength)
+            )
         }
         if header.eventCount > header.uncompressedLength {
             return .lengthOutOfBounds(
-                field: "event count", value: header.eventCount, maximum: Int(header.uncompressedLength))
+                field: "event count",
+                value: header.eventCount,
+                maximum: Int(header.uncompressedLength)
+            )
         }
         return nil
     }
 
-    private func decode(_ header: BatchHeader, at start: Int64) throws(LogbookError) -> Result<Batch, LogDamage.Reason> {
+    private func decode(_ header: BatchHeader, at start: Int64) throws(LogbookError) -> Result<Batch, LogDamage.Reason>
+    {
         let length = Int(header.uncompressedLength)
         let payloadStart = start + Int64(LogFormat.headerSize)
         let payload: [UInt8]? = try window.withBytes(at: payloadStart, length: Int(header.storedLength)) {
@@ -124,7 +134,9 @@ package struct SegmentScanner {
         guard let payload else { return .failure(.decompressionFailed(declaredLength: header.uncompressedLength)) }
         switch Batch.splitEvents(in: payload, count: Int(header.eventCount)) {
         case .success(let ranges):
-            return .success(Batch(header: header, segment: file.path, offset: start, payload: payload, eventRanges: ranges))
+            return .success(
+                Batch(header: header, segment: file.path, offset: start, payload: payload, eventRanges: ranges)
+            )
         case .failure(let reason):
             return .failure(reason)
         }

@@ -30,8 +30,10 @@ package final class StoreLock {
         guard locked else {
             file.close()
             throw LogbookError(
-                .storeLocked, "the store \(directory) is already open for writing by another process or container",
-                path: path)
+                .storeLocked,
+                "the store \(directory) is already open for writing by another process or container",
+                path: path
+            )
         }
         self.file = file
     }

@@ -42,7 +42,8 @@ package struct PosixSyscalls: Syscalls {
         check(system_close(fd))
     }
 
-    package func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Result<Int, Errno> {
+    package func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Result<Int, Errno>
+    {
         let count = system_pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
         return count >= 0 ? .success(count) : .failure(.current)
     }

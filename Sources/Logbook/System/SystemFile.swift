@@ -53,7 +53,8 @@ package struct SystemFile {
             switch retryingOnInterrupt({ syscalls.pread(descriptor, into: rest, at: offset + Int64(done)) }) {
             case .success(0): return done
             case .success(let count): done += count
-            case .failure(let errno): throw LogbookError.system("pread", path: path, errno, offset: offset + Int64(done))
+            case .failure(let errno):
+                throw LogbookError.system("pread", path: path, errno, offset: offset + Int64(done))
             }
         }
         return done
@@ -69,7 +70,12 @@ package struct SystemFile {
                 done += count
             case .success:
                 throw LogbookError(
-                    .io, "pwrite wrote no bytes", path: path, offset: offset + Int64(done), cause: Errno.noSpace)
+                    .io,
+                    "pwrite wrote no bytes",
+                    path: path,
+                    offset: offset + Int64(done),
+                    cause: Errno.noSpace
+                )
             case .failure(let errno):
                 throw LogbookError.system("pwrite", path: path, errno, offset: offset + Int64(done))
             }

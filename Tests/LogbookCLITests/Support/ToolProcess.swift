@@ -3,7 +3,8 @@ import Foundation
 /// Runs the built `logbook` binary, which sits beside the test bundle.
 enum ToolProcess {
     static var binary: String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var directory = (executable as NSString).deletingLastPathComponent
         // On some platforms the tests run from inside a bundle directory.
@@ -35,7 +36,8 @@ enum ToolProcess {
         return Outcome(
             status: process.terminationStatus,
             stdout: String(decoding: stdoutData, as: UTF8.self),
-            stderr: String(decoding: stderrData, as: UTF8.self))
+            stderr: String(decoding: stderrData, as: UTF8.self)
+        )
     }
 
     /// Starts the tool and returns it running, with its stdout readable.
@@ -53,6 +55,17 @@ enum ToolProcess {
     /// The event bytes `logbook _append-loop` writes for `sequence`.
     static func appendLoopEvent(_ sequence: UInt64) -> [UInt8] {
         Array(String(repeating: "event \(sequence);", count: Int(sequence % 13) + 1).utf8)
+    }
+
+    /// The event bytes `logbook _append-loop --noise` writes for `sequence`.
+    static func appendLoopNoiseEvent(_ sequence: UInt64) -> [UInt8] {
+        var state = sequence &* 0x9E37_79B9_7F4A_7C15 | 1
+        return (0..<64).map { _ in
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
     }
 
     /// The sequence numbers acknowledged in `_append-loop` output ("ack FIRST LAST" lines).

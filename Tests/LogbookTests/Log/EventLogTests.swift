@@ -18,7 +18,9 @@ struct EventLogTests {
         var expected: [(UInt64, [UInt8])] = []
         do {
             let log = try EventLog(
-                directory: directory.path, configuration: testConfiguration(segmentSize: 4096, durability: durability))
+                directory: directory.path,
+                configuration: testConfiguration(segmentSize: 4096, durability: durability)
+            )
             var next: UInt64 = 1
             for batchIndex in 0..<120 {
                 let events = (0..<(batchIndex % 7 + 1)).map { offset in sampleEvent(next + UInt64(offset)) }
@@ -73,7 +75,9 @@ struct EventLogTests {
         _ = try log.append([large])
         _ = try log.append([sampleEvent(3, length: 10)])
         #expect(try segmentPaths(directory.path).count == 3)
-        #expect(try readAll(directory.path).map(\.1) == [sampleEvent(1, length: 10), large, sampleEvent(3, length: 10)])
+        #expect(
+            try readAll(directory.path).map(\.1) == [sampleEvent(1, length: 10), large, sampleEvent(3, length: 10)]
+        )
     }
 
     @Test func compressiblePayloadsAreStoredCompressedAndNoiseIsStoredAsIs() throws {

@@ -23,7 +23,12 @@ struct FaultInjectionTests {
         let syscalls = FaultySyscalls()
         let log = try EventLog(
             directory: directory.path,
-            configuration: testConfiguration(segmentSize: rolling ? 150 : 1 << 20, durability: .durable, syscalls: syscalls))
+            configuration: testConfiguration(
+                segmentSize: rolling ? 150 : 1 << 20,
+                durability: .durable,
+                syscalls: syscalls
+            )
+        )
         _ = try log.append([sampleEvent(1, length: 100)])
         _ = try log.append([sampleEvent(2, length: 100)])
         syscalls.inject(fault.fault, on: .pwrite)
@@ -36,14 +41,20 @@ struct FaultInjectionTests {
         log.close()
         let reopened = try EventLog(directory: directory.path, configuration: testConfiguration())
         #expect(reopened.recovery.cutTail == nil)
-        #expect(try readAll(directory.path).map(\.1) == [sampleEvent(1, length: 100), sampleEvent(2, length: 100), sampleEvent(4, length: 100)])
+        #expect(
+            try readAll(directory.path).map(\.1) == [
+                sampleEvent(1, length: 100), sampleEvent(2, length: 100), sampleEvent(4, length: 100),
+            ]
+        )
     }
 
     @Test func aFailedFdatasyncIsFatalForTheWriterAndSaysSo() throws {
         let directory = TemporaryDirectory()
         let syscalls = FaultySyscalls()
         let log = try EventLog(
-            directory: directory.path, configuration: testConfiguration(durability: .durable, syscalls: syscalls))
+            directory: directory.path,
+            configuration: testConfiguration(durability: .durable, syscalls: syscalls)
+        )
         _ = try log.append([sampleEvent(1)])
         syscalls.inject(.fail(.ioError), on: .fdatasync)
         let error = #expect(throws: LogbookError.self) { try log.append([sampleEvent(2)]) }
@@ -67,7 +78,8 @@ struct FaultInjectionTests {
         let syscalls = FaultySyscalls()
         let log = try EventLog(
             directory: directory.path,
-            configuration: testConfiguration(segmentSize: 150, durability: .durable, syscalls: syscalls))
+            configuration: testConfiguration(segmentSize: 150, durability: .durable, syscalls: syscalls)
+        )
         _ = try log.append([sampleEvent(1, length: 100)])
         syscalls.inject(.fail(.ioError), on: .fsync)
         let error = #expect(throws: LogbookError.self) { try log.append([sampleEvent(2, length: 100)]) }
@@ -79,7 +91,9 @@ struct FaultInjectionTests {
         let directory = TemporaryDirectory()
         let syscalls = FaultySyscalls()
         let log = try EventLog(
-            directory: directory.path, configuration: testConfiguration(durability: .durable, syscalls: syscalls))
+            directory: directory.path,
+            configuration: testConfiguration(durability: .durable, syscalls: syscalls)
+        )
         _ = try log.append([sampleEvent(1, length: 100)])
         syscalls.inject(.shortWrite(20, then: .noSpace), on: .pwrite)
         syscalls.inject(.fail(.ioError), on: .ftruncate)
@@ -97,7 +111,8 @@ struct FaultInjectionTests {
         let syscalls = FaultySyscalls()
         let log = try EventLog(
             directory: directory.path,
-            configuration: testConfiguration(segmentSize: 150, durability: .durable, syscalls: syscalls))
+            configuration: testConfiguration(segmentSize: 150, durability: .durable, syscalls: syscalls)
+        )
         _ = try log.append([sampleEvent(1, length: 100)])
         syscalls.inject(.fail(.noSpace), on: .open)
         let error = #expect(throws: LogbookError.self) { try log.append([sampleEvent(2, length: 100)]) }

@@ -26,7 +26,8 @@ struct HostileInputTests {
             let end = min(frame.count, header.frameSize)
             header.checksum = BatchHeader.checksum(
                 header: UnsafeRawBufferPointer(rebasing: frame[..<LogFormat.headerSize]),
-                payload: UnsafeRawBufferPointer(rebasing: frame[LogFormat.headerSize..<max(LogFormat.headerSize, end)]))
+                payload: UnsafeRawBufferPointer(rebasing: frame[LogFormat.headerSize..<max(LogFormat.headerSize, end)])
+            )
             header.write(to: frame)
         }
         try ByteSurgery.write(bytes, to: segment)
@@ -37,7 +38,9 @@ struct HostileInputTests {
         let directory = TemporaryDirectory()
         let (segment, offset) = try storeWithForgedSecondBatch(directory) { $0.storedLength = .max }
         var scanner = try SegmentScanner(
-            file: try SystemFile.open(segment, flags: O_RDONLY, syscalls: PosixSyscalls()), maximumBatchSize: 1 << 20)
+            file: try SystemFile.open(segment, flags: O_RDONLY, syscalls: PosixSyscalls()),
+            maximumBatchSize: 1 << 20
+        )
         _ = try scanner.next(.decode)
         guard case .damaged(let damage) = try scanner.next(.decode) else {
             Issue.record("the forged batch was accepted")

@@ -30,7 +30,9 @@ struct LZ4Tests {
         let compressed = try #require(text.withUnsafeBytes { LZ4.compress($0) })
         #expect(compressed.count < text.count / 4)
         var output = [UInt8](repeating: 0, count: text.count)
-        #expect(compressed.withUnsafeBytes { source in output.withUnsafeMutableBytes { LZ4.decompress(source, into: $0) } })
+        #expect(
+            compressed.withUnsafeBytes { source in output.withUnsafeMutableBytes { LZ4.decompress(source, into: $0) } }
+        )
         #expect(output == text)
         #expect([UInt8]([1, 2, 3]).withUnsafeBytes { LZ4.compress($0) } == nil)
     }
@@ -40,11 +42,17 @@ struct LZ4Tests {
         let compressed = try #require(text.withUnsafeBytes { LZ4.compress($0) })
         for size in [text.count - 1, text.count + 1, 0] {
             var output = [UInt8](repeating: 0, count: size)
-            #expect(!compressed.withUnsafeBytes { source in output.withUnsafeMutableBytes { LZ4.decompress(source, into: $0) } })
+            #expect(
+                !compressed.withUnsafeBytes { source in
+                    output.withUnsafeMutableBytes { LZ4.decompress(source, into: $0) }
+                }
+            )
         }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<500 {
-            let garbage = (0..<Int.random(in: 1...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let garbage = (0..<Int.random(in: 1...64, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             var output = [UInt8](repeating: 0, count: 256)
             _ = garbage.withUnsafeBytes { source in output.withUnsafeMutableBytes { LZ4.decompress(source, into: $0) } }
         }

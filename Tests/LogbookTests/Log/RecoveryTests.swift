@@ -139,7 +139,8 @@ struct RecoveryTests {
             let frame = UnsafeMutableRawBufferPointer(rebasing: raw[start...])
             let checksum = BatchHeader.checksum(
                 header: UnsafeRawBufferPointer(rebasing: frame[..<LogFormat.headerSize]),
-                payload: UnsafeRawBufferPointer(rebasing: frame[LogFormat.headerSize...]))
+                payload: UnsafeRawBufferPointer(rebasing: frame[LogFormat.headerSize...])
+            )
             frame.storeBytes(of: checksum.littleEndian, toByteOffset: LogFormat.Offset.checksum, as: UInt32.self)
         }
         try ByteSurgery.write(bytes, to: segment)
@@ -194,4 +195,3 @@ struct RecoveryTests {
         #expect(error?.path == segments[0])
     }
 }
-

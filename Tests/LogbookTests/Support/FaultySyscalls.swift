@@ -68,7 +68,11 @@ final class FaultySyscalls: Syscalls {
             return .failure(errno)
         case .shortWrite(let count, let errno)?:
             state.withLock { $0.pendingWriteFailure = errno }
-            return real.pwrite(fd, from: UnsafeRawBufferPointer(rebasing: buffer[..<min(count, buffer.count)]), at: offset)
+            return real.pwrite(
+                fd,
+                from: UnsafeRawBufferPointer(rebasing: buffer[..<min(count, buffer.count)]),
+                at: offset
+            )
         case nil:
             return real.pwrite(fd, from: buffer, at: offset)
         }
