@@ -57,7 +57,7 @@ package struct BatchCursor {
         }
         while let (segment, scannerNow) = current {
             var scanner = scannerNow
-            let step = try scanner.next(.decode)
+            let step = try scanner.next(.decode(from: start))
             current = (segment, scanner)
             switch step {
             case .batch(let header, let offset, let batch):
@@ -70,8 +70,7 @@ package struct BatchCursor {
                     ).error
                 }
                 expected = header.lastSequence &+ 1
-                if header.lastSequence < start && header.eventCount > 0 { continue }
-                guard let batch else { preconditionFailure("a decoded step carries its batch") }
+                guard let batch else { continue }  // before `start`: checked, not decompressed
                 return batch
             case .end:
                 // The writer never appends to a segment once a later one exists, so look for a

@@ -5,8 +5,12 @@ package struct SegmentScanner {
     package enum Depth {
         /// Header and checksum only: enough to find batches and prove the bytes are intact.
         case checksum
-        /// Also decompress the payload and split it into events.
-        case decode
+        /// Also decompress the payload and split it into events, for batches holding events at or
+        /// after the given sequence number; earlier batches are only checksummed.
+        case decode(from: UInt64)
+
+        /// Decode every batch.
+        static let decode = Depth.decode(from: 0)
     }
 
     /// One step of the walk.
@@ -82,7 +86,7 @@ package struct SegmentScanner {
         }
         if header.flags & ~LogFormat.knownFlags != 0 { return damage(.unknownFlags(header.flags)) }
         var batch: Batch?
-        if depth == .decode {
+        if case .decode(let from) = depth, header.lastSequence >= from || header.eventCount == 0 {
             switch try decode(header, at: start) {
             case .success(let decoded): batch = decoded
             case .failure(let reason): return damage(reason)

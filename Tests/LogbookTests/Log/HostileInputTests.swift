@@ -108,3 +108,33 @@ struct HostileInputTests {
 #if canImport(Glibc)
 import Glibc
 #endif
+
+struct SeekTests {
+    @Test func readingFromALaterSequenceDoesNotDecompressTheBatchesBeforeIt() throws {
+        // Batch 2 checks out (valid checksum) but cannot be decompressed: a reader that starts
+        // after it must never try.
+        let directory = TemporaryDirectory()
+        let log = try EventLog(directory: directory.path, configuration: testConfiguration())
+        _ = try log.append([sampleEvent(1)])
+        _ = try log.append([[UInt8](repeating: 2, count: 300)])
+        _ = try log.append([sampleEvent(3)])
+        log.close()
+        let segment = directory.child(SegmentDirectory.fileName(forFirstSequence: 1))
+        var bytes = try ByteSurgery.bytes(of: segment)
+        let offset = LogFormat.headerSize + 1 + sampleEvent(1).count
+        bytes.withUnsafeMutableBytes { raw in
+            let frame = UnsafeMutableRawBufferPointer(rebasing: raw[offset...])
+            guard var header = BatchHeader.read(from: UnsafeRawBufferPointer(frame)) else { return }
+            header.uncompressedLength += 1
+            header.write(to: frame)
+            header.checksum = BatchHeader.checksum(
+                header: UnsafeRawBufferPointer(rebasing: frame[..<LogFormat.headerSize]),
+                payload: UnsafeRawBufferPointer(rebasing: frame[LogFormat.headerSize..<header.frameSize])
+            )
+            header.write(to: frame)
+        }
+        try ByteSurgery.write(bytes, to: segment)
+        #expect(try readAll(directory.path, from: 3).map(\.1) == [sampleEvent(3)])
+        #expect(throws: LogbookError.self) { try readAll(directory.path, from: 2) }
+    }
+}
