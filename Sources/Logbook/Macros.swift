@@ -1,0 +1,175 @@
+// The schema macros. Their implementations live in the LogbookMacros target; the expansions
+// call the `_$`-prefixed types of this module, which are not API.
+
+/// Makes a final class a persistent model.
+///
+/// `@Model` conforms the class to ``PersistentModel`` (and so to `Observable`), records its
+/// schema, and backs every stored property with tracked storage. Write the class as for
+/// SwiftData, with `import Logbook` in place of `import SwiftData`:
+///
+/// ```swift
+/// import Logbook
+///
+/// @Model
+/// final class Trip {
+///     @Attribute(.unique) var name: String
+///     var destination: String
+///     @Attribute(originalName: "start_date") var startDate: Date
+///     @Attribute(originalName: "end_date") var endDate: Date
+///
+///     @Relationship(.cascade)
+///     var bucketList: [BucketListItem]? = []
+///
+///     @Relationship(.cascade)
+///     var livingAccommodation: LivingAccommodation?
+///
+///     @Transient
+///     var tripViews: Int = 0
+///
+///     init(name: String, destination: String, startDate: Date, endDate: Date) {
+///         self.name = name
+///         self.destination = destination
+///         self.startDate = startDate
+///         self.endDate = endDate
+///     }
+/// }
+/// ```
+///
+/// The entity's name is the class's unqualified name, so models nested in different
+/// ``VersionedSchema`` types are versions of one entity.
+///
+/// Every stored `var` is persisted unless it is `@Transient`. Its type decides what it is:
+/// - an attribute, for `Bool`, the integer types, `Double`, `Float`, `Decimal`, `String`,
+///   `Date`, `UUID`, `URL`, `Data`, `RawRepresentable` enums and other `Codable` types, and
+///   optionals and arrays of these (see ``AttributeValue`` for how each is stored);
+/// - a relationship, for an optional model (`Trip?`), an array of models (`[Item]`), or an
+///   optional array of models (`[Item]?`).
+///
+/// Any other type is a compile-time error on the property, with a message that lists what is
+/// supported.
+///
+/// The class keeps its initializers: assignments in them initialize the properties and record
+/// no change, since a new model is saved whole. If the class declares no initializer and every
+/// persisted property has a default, `@Model` adds an empty `init()`.
+///
+/// `@Model` reports an error, attached to the offending token, when it is applied to
+/// something other than a final, non-generic class, when a persisted property is a `let`, has
+/// no type annotation, has property observers, or declares several variables at once.
+@attached(
+    member,
+    names: named(_$observationRegistrar),
+    named(_$storage),
+    named(_$binding),
+    named(init)
+)
+@attached(memberAttribute)
+@attached(extension, conformances: PersistentModel)
+public macro Model() = #externalMacro(module: "LogbookMacros", type: "ModelMacro")
+
+/// Customises how an attribute is stored.
+///
+/// ```swift
+/// @Attribute(.unique) var name: String
+/// @Attribute(originalName: "start_date") var startDate: Date
+/// @Attribute(.externalStorage, hashModifier: "2") var photo: Data?
+/// ```
+///
+/// `.unique` is accepted on numeric types, `String` and `UUID` (and optionals of them); on
+/// any other type it is a compile-time error.
+///
+/// - Parameters:
+///   - options: The attribute's options: ``Schema/Attribute/Option/unique``,
+///     ``Schema/Attribute/Option/externalStorage``,
+///     ``Schema/Attribute/Option/preserveValueOnDeletion``,
+///     ``Schema/Attribute/Option/ephemeral``, ``Schema/Attribute/Option/spotlight``,
+///     ``Schema/Attribute/Option/transformable(by:)``.
+///   - originalName: The property's name in an earlier schema version, when it was renamed.
+///     Stored values written under the old name are read into this property.
+///   - hashModifier: Any string; changing it changes the schema's fingerprint, forcing a new
+///     schema version where nothing else changed.
+@attached(peer)
+public macro Attribute(
+    _ options: Schema.Attribute.Option...,
+    originalName: String? = nil,
+    hashModifier: String? = nil
+) = #externalMacro(module: "LogbookMacros", type: "AttributeMacro")
+
+/// Customises a relationship: its delete rule, counts, original name and inverse.
+///
+/// ```swift
+/// @Relationship(deleteRule: .cascade, inverse: \BucketListItem.trip)
+/// var bucketList: [BucketListItem]? = []
+/// ```
+///
+/// Inverses need no annotation when they are unambiguous: the schema pairs a relationship
+/// with the only relationship of the destination that points back. Name the inverse on one
+/// side when there are several candidates; naming it on both sides is allowed too.
+///
+/// - Parameters:
+///   - options: The relationship's options: ``Schema/Relationship/Option/unique`` (to-one
+///     only).
+///   - deleteRule: What deleting this model does to the related models; `.nullify` by default.
+///   - minimumModelCount: The fewest related models a save accepts; `0` for no minimum.
+///   - maximumModelCount: The most related models a save accepts; `0` for no maximum.
+///   - originalName: The property's name in an earlier schema version, when it was renamed.
+///   - inverse: The relationship on the destination that points back: `\Destination.property`.
+///   - hashModifier: Any string; changing it changes the schema's fingerprint.
+@attached(peer)
+public macro Relationship(
+    _ options: Schema.Relationship.Option...,
+    deleteRule: Schema.Relationship.DeleteRule = .nullify,
+    minimumModelCount: Int? = 0,
+    maximumModelCount: Int? = 0,
+    originalName: String? = nil,
+    inverse: AnyKeyPath? = nil,
+    hashModifier: String? = nil
+) = #externalMacro(module: "LogbookMacros", type: "RelationshipMacro")
+
+/// Customises a relationship, with the delete rule first: the spelling of the WWDC23 talk
+/// "Model your schema with SwiftData".
+///
+/// ```swift
+/// @Relationship(.cascade)
+/// var livingAccommodation: LivingAccommodation?
+/// ```
+///
+/// - Parameters:
+///   - deleteRule: What deleting this model does to the related models.
+///   - options: The relationship's options: ``Schema/Relationship/Option/unique`` (to-one
+///     only).
+///   - minimumModelCount: The fewest related models a save accepts; `0` for no minimum.
+///   - maximumModelCount: The most related models a save accepts; `0` for no maximum.
+///   - originalName: The property's name in an earlier schema version, when it was renamed.
+///   - inverse: The relationship on the destination that points back: `\Destination.property`.
+///   - hashModifier: Any string; changing it changes the schema's fingerprint.
+@attached(peer)
+public macro Relationship(
+    _ deleteRule: Schema.Relationship.DeleteRule,
+    _ options: Schema.Relationship.Option...,
+    minimumModelCount: Int? = 0,
+    maximumModelCount: Int? = 0,
+    originalName: String? = nil,
+    inverse: AnyKeyPath? = nil,
+    hashModifier: String? = nil
+) = #externalMacro(module: "LogbookMacros", type: "RelationshipMacro")
+
+/// Excludes a stored property from persistence.
+///
+/// A transient property keeps its value while the object lives, is not saved, and takes its
+/// declared default when a model is fetched. The default is therefore required; leaving it out
+/// is a compile-time error whose fix-it inserts one.
+///
+/// ```swift
+/// @Transient
+/// var tripViews: Int = 0
+/// ```
+@attached(peer)
+public macro Transient() = #externalMacro(module: "LogbookMacros", type: "TransientMacro")
+
+/// Not API: turns a persisted property into accessors over a typed backing field and
+/// describes it to the model's binding. `@Model` attaches it to each persisted property, with
+/// the property's index.
+@attached(accessor, names: named(init), named(get), named(set))
+@attached(peer, names: prefixed(_), prefixed(_$))
+public macro _LogbookPersistedProperty(_ index: Int) =
+    #externalMacro(module: "LogbookMacros", type: "PersistedPropertyMacro")

@@ -1,0 +1,192 @@
+/// Not API: how Logbook reads and writes the persisted properties of one model type. `@Model`
+/// generates it as the static `_$binding`; only generated code and the Logbook module use it.
+///
+/// The binding joins the pure description of each property (``Schema/Attribute``, and what
+/// becomes a ``Schema/Relationship`` once the schema pairs up inverses) with closures that
+/// reach the property's backing field. The description is what a ``Schema`` is made of; the
+/// closures are what a context uses to move values between model objects and the log.
+///
+/// Building a binding touches no other model type: a relationship holds its target's metatype
+/// and nothing else, so bindings of types that refer to each other never wait on each other's
+/// static initialisation. ``Schema`` looks targets up later, when it resolves inverses.
+///
+/// The context layer calls:
+/// - ``properties``, in index order, and ``index(of:)``;
+/// - for an attribute (``_$PropertyBinding/Kind/attribute(_:)``): `read` (raw, for saving),
+///   `write` (raw, no observation, no change tracking) and `observedWrite` (notifies observers,
+///   records no change: for rollback and merges);
+/// - for a relationship (``_$PropertyBinding/Kind/relationship(_:)``): the same three, with
+///   arrays of models (zero or one element for a to-one), and `targetType`.
+public struct _$ModelBinding<Model: PersistentModel>: Sendable {
+    /// The entity name: the unqualified class name.
+    let entityName: String
+    /// The persisted properties, in declaration order; a property's position is its index.
+    let properties: [_$PropertyBinding<Model>]
+    private let indexByName: [String: Int]
+
+    /// Not API: called by the code `@Model` generates.
+    public init(entityName: String, properties: [_$PropertyBinding<Model>]) {
+        self.entityName = entityName
+        self.properties = properties
+        self.indexByName = Dictionary(
+            properties.enumerated().map { ($0.element.name, $0.offset) },
+            uniquingKeysWith: { first, _ in first }
+        )
+    }
+
+    /// The index of the persisted property with this name.
+    func index(of name: String) -> Int? {
+        indexByName[name]
+    }
+
+    /// The entity as the model type declares it: attributes, and relationships with their
+    /// explicit inverses only.
+    ///
+    /// Reads the entity names of relationship targets, so it must not run during the static
+    /// initialisation of another binding.
+    func declaredEntity() throws -> DeclaredEntity {
+        var attributes: [Schema.Attribute] = []
+        var relationships: [DeclaredRelationship] = []
+        for property in properties {
+            switch property.kind {
+            case .attribute(let access):
+                attributes.append(access.attribute)
+            case .relationship(let access):
+                relationships.append(try access.declaration(entityName: entityName))
+            }
+        }
+        return DeclaredEntity(name: entityName, attributes: attributes, relationships: relationships)
+    }
+}
+
+/// Not API: the binding of one persisted property. Generated code creates it with the
+/// factories in `ModelBinding+Factories.swift`.
+public struct _$PropertyBinding<Model: PersistentModel>: Sendable {
+    /// The property's name.
+    let name: String
+    /// Whether the property is an attribute or a relationship, and how to reach it.
+    let kind: Kind
+
+    enum Kind: Sendable {
+        case attribute(AttributeAccess<Model>)
+        case relationship(RelationshipAccess<Model>)
+    }
+
+    init(name: String, kind: Kind) {
+        self.name = name
+        self.kind = kind
+    }
+
+    /// The key path of the model's public property.
+    var keyPath: AnyKeyPath & Sendable {
+        switch kind {
+        case .attribute(let access): access.keyPath
+        case .relationship(let access): access.keyPath
+        }
+    }
+}
+
+/// How to reach a persisted attribute.
+struct AttributeAccess<Model: PersistentModel>: Sendable {
+    /// The attribute's description.
+    let attribute: Schema.Attribute
+    /// The key path of the model's public property.
+    let keyPath: AnyKeyPath & Sendable
+    /// The property's `AttributeCodec`, for `_$ModelStorage._$decodeWithBinding`.
+    let codec: any Sendable
+    /// Reads the backing field, without observation or fault handling.
+    let read: @Sendable (Model) throws -> AttributeValue
+    /// Writes the backing field, without observation or change tracking.
+    let write: @Sendable (Model, AttributeValue) throws -> Void
+    /// Writes the backing field inside the observation registrar's `withMutation`, without
+    /// change tracking.
+    let observedWrite: @Sendable (Model, AttributeValue) throws -> Void
+}
+
+/// How to reach a persisted relationship.
+struct RelationshipAccess<Model: PersistentModel>: Sendable {
+    let name: String
+    let originalName: String?
+    let targetType: any PersistentModel.Type
+    let isToMany: Bool
+    let isOptional: Bool
+    let deleteRule: Schema.Relationship.DeleteRule
+    let minimumModelCount: Int?
+    let maximumModelCount: Int?
+    let options: [Schema.Relationship.Option]
+    let hashModifier: String?
+    /// The explicit inverse, a key path of the target type's public property.
+    let inverseKeyPath: (AnyKeyPath & Sendable)?
+    /// The key path of the model's public property.
+    let keyPath: AnyKeyPath & Sendable
+    /// Reads the related models from the backing field, without observation or faults.
+    let read: @Sendable (Model) -> [any PersistentModel]
+    /// Writes the backing field, without observation or change tracking.
+    ///
+    /// - Precondition: Every model is of the target type; at most one for a to-one.
+    let write: @Sendable (Model, [any PersistentModel]) -> Void
+    /// Writes the backing field inside the observation registrar's `withMutation`, without
+    /// change tracking.
+    let observedWrite: @Sendable (Model, [any PersistentModel]) -> Void
+
+    /// The relationship as declared, with the target's entity name and the explicit inverse's
+    /// property name.
+    func declaration(entityName: String) throws -> DeclaredRelationship {
+        let target = targetBindingInfo(targetType)
+        var inverseName: String?
+        if let inverseKeyPath {
+            guard let name = target.propertyName(inverseKeyPath) else {
+                throw SchemaError(
+                    .invalidInverse,
+                    "The inverse given for this relationship is not a persisted property of \(target.entityName)",
+                    entity: entityName,
+                    property: name
+                )
+            }
+            inverseName = name
+        }
+        let relationship = Schema.Relationship(
+            name: name,
+            destination: target.entityName,
+            isToMany: isToMany,
+            isOptional: isOptional,
+            deleteRule: deleteRule,
+            minimumModelCount: minimumModelCount,
+            maximumModelCount: maximumModelCount,
+            inverseName: nil,
+            originalName: originalName,
+            options: options,
+            hashModifier: hashModifier
+        )
+        return DeclaredRelationship(relationship: relationship, explicitInverse: inverseName)
+    }
+}
+
+/// What a schema needs from another model type's binding, read through an opened existential.
+struct TargetBindingInfo {
+    let entityName: String
+    let propertyName: (AnyKeyPath) -> String?
+}
+
+func targetBindingInfo(_ type: any PersistentModel.Type) -> TargetBindingInfo {
+    func open<Target: PersistentModel>(_ type: Target.Type) -> TargetBindingInfo {
+        let binding = Target._$binding
+        return TargetBindingInfo(entityName: binding.entityName) { keyPath in
+            binding.properties.first { $0.keyPath == keyPath }?.name
+        }
+    }
+    return open(type)
+}
+
+/// An entity as one model type declares it, before a schema pairs up inverses.
+struct DeclaredEntity: Sendable {
+    let name: String
+    let attributes: [Schema.Attribute]
+    let relationships: [DeclaredRelationship]
+}
+
+/// A relationship as declared: its explicit inverse, if any, is not resolved yet.
+struct DeclaredRelationship: Sendable {
+    var relationship: Schema.Relationship
+    let explicitInverse: String?
+}

@@ -1,0 +1,143 @@
+// The functions a generated `init(_$storage:values:)` calls to read each property's value.
+// Overloads pick the conversion at compile time: scalars and `RawRepresentable` types convert
+// directly, relationships start empty, and everything else goes through the codec in the
+// model's binding.
+
+extension _$ModelStorage {
+    /// Not API: reads a scalar, or an optional or array of scalars.
+    public static func _$decode<Model: PersistentModel, Value: AttributeValueConvertible>(
+        _ values: [AttributeValue],
+        _ index: Int,
+        _ model: Model.Type
+    ) throws -> Value {
+        let stored = try storedValue(values, index, model)
+        do {
+            return try Value(attributeValue: stored)
+        } catch let error as SchemaError {
+            throw located(error, model, index)
+        }
+    }
+
+    /// Not API: reads a `RawRepresentable` value from its raw value.
+    public static func _$decode<Model: PersistentModel, Value: RawRepresentable>(
+        _ values: [AttributeValue],
+        _ index: Int,
+        _ model: Model.Type
+    ) throws -> Value where Value.RawValue: AttributeValueConvertible {
+        try decodeRaw(values, index, model)
+    }
+
+    /// Not API: reads a `Codable` `RawRepresentable` value from its raw value.
+    public static func _$decode<Model: PersistentModel, Value: RawRepresentable & Codable>(
+        _ values: [AttributeValue],
+        _ index: Int,
+        _ model: Model.Type
+    ) throws -> Value where Value.RawValue: AttributeValueConvertible {
+        try decodeRaw(values, index, model)
+    }
+
+    /// Not API: reads any other value with the codec in the model's binding.
+    public static func _$decode<Model: PersistentModel, Value>(
+        _ values: [AttributeValue],
+        _ index: Int,
+        _ model: Model.Type
+    ) throws -> Value {
+        try _$decodeWithBinding(values, index, model)
+    }
+
+    /// Not API: reads a value with the codec in the model's binding; generated code calls it
+    /// directly for `.transformable(by:)` attributes.
+    public static func _$decodeWithBinding<Model: PersistentModel, Value>(
+        _ values: [AttributeValue],
+        _ index: Int,
+        _ model: Model.Type
+    ) throws -> Value {
+        let stored = try storedValue(values, index, model)
+        guard case .attribute(let attribute) = Model._$binding.properties[index].kind,
+            let codec = attribute.codec as? AttributeCodec<Value>
+        else {
+            preconditionFailure("Property \(index) of \(Model.self) is not an attribute of type \(Value.self)")
+        }
+        do {
+            return try codec.decode(stored)
+        } catch let error as SchemaError {
+            throw located(error, model, index)
+        }
+    }
+
+    /// Not API: a to-one relationship starts empty; the context fills it in.
+    public static func _$decode<Model: PersistentModel, Target: PersistentModel>(
+        _ values: [AttributeValue],
+        _ index: Int,
+        _ model: Model.Type
+    ) throws -> Target? {
+        nil
+    }
+
+    /// Not API: a to-many relationship starts empty; the context fills it in.
+    public static func _$decode<Model: PersistentModel, Target: PersistentModel>(
+        _ values: [AttributeValue],
+        _ index: Int,
+        _ model: Model.Type
+    ) throws -> [Target] {
+        []
+    }
+
+    /// Not API: an optional to-many relationship starts `nil`; the context fills it in.
+    public static func _$decode<Model: PersistentModel, Target: PersistentModel>(
+        _ values: [AttributeValue],
+        _ index: Int,
+        _ model: Model.Type
+    ) throws -> [Target]? {
+        nil
+    }
+
+    // MARK: - Helpers
+
+    private static func decodeRaw<Model: PersistentModel, Value: RawRepresentable>(
+        _ values: [AttributeValue],
+        _ index: Int,
+        _ model: Model.Type
+    ) throws -> Value where Value.RawValue: AttributeValueConvertible {
+        let stored = try storedValue(values, index, model)
+        let raw: Value.RawValue
+        do {
+            raw = try Value.RawValue(attributeValue: stored)
+        } catch let error as SchemaError {
+            throw located(error, model, index)
+        }
+        guard let value = Value(rawValue: raw) else {
+            throw located(
+                SchemaError(.invalidRawValue, "A stored raw value matches no case of \(schemaTypeName(Value.self))"),
+                model,
+                index
+            )
+        }
+        return value
+    }
+
+    private static func storedValue<Model: PersistentModel>(
+        _ values: [AttributeValue],
+        _ index: Int,
+        _ model: Model.Type
+    ) throws -> AttributeValue {
+        guard index < values.count else {
+            let binding = Model._$binding
+            throw SchemaError(
+                .valueCountMismatch,
+                "\(values.count) values for \(binding.properties.count) properties",
+                entity: binding.entityName
+            )
+        }
+        return values[index]
+    }
+
+    private static func located<Model: PersistentModel>(
+        _ error: SchemaError,
+        _ model: Model.Type,
+        _ index: Int
+    ) -> SchemaError {
+        let binding = Model._$binding
+        return error.locating(entity: binding.entityName, property: binding.properties[index].name)
+    }
+}

@@ -1,0 +1,199 @@
+/// Not API: the bookkeeping `@Model` adds to every model object. Only the code the macro
+/// generates uses it; it may change in any release.
+///
+/// ## How a model is put together
+///
+/// `@Model` on `final class Trip` turns each persisted property into a computed property over a
+/// typed backing field, and adds four members:
+///
+/// ```swift
+/// var name: String {                                  // the user's property, now computed
+///     @storageRestrictions(initializes: _name)
+///     init(initialValue) { _name = initialValue }     // the user's init assigns through this
+///     get { access; fault check; return _name }
+///     set { withMutation { _name = newValue }; _$ModelStorage._$didSet(self, 0, from: old, to: newValue) }
+/// }
+/// private var _name: String                           // the value, typed: reads cost a field load
+/// private static func _$name() -> _$PropertyBinding<Trip>  // the property's schema and accessors
+///
+/// public let _$observationRegistrar: ObservationRegistrar  // Observation, as @Observable does it
+/// public var _$storage: _$ModelStorage                     // this struct
+/// public static let _$binding: _$ModelBinding<Trip>        // every property's binding, in order
+/// public init(_$storage:values:) throws                    // materialises without the user's init
+/// ```
+///
+/// Values live in the object's own typed fields, not here: reading a property costs what reading
+/// a stored property costs, plus the observation hook. This struct holds what the persistence
+/// layer needs beside the values, inline in the object so that a model costs one allocation.
+///
+/// A property's *index* is its position among the persisted properties in declaration order.
+/// The same index names the property in ``_$ModelBinding/properties``, in the bit sets below,
+/// in the `values` passed to `init(_$storage:values:)`, and in the calls the generated
+/// accessors make.
+///
+/// ## What the context layer calls
+///
+/// All of it is `internal` to the Logbook module.
+///
+/// - Identity: ``persistentIdentifier`` (set on insert; `nil` before, when
+///   ``PersistentModel/persistentModelID`` hands out a temporary identifier).
+/// - Link to the context: ``observer``, held weakly; the context conforms to ``ModelObserver``
+///   and is told when a model becomes dirty, when a relationship is set (with the models before
+///   and after, to keep inverses in step), and when a faulted relationship is first read.
+/// - Change tracking: ``changedProperties``, filled by the generated setters; the context reads
+///   it at save time and calls ``clearChanges()``. The user's initializer assigns through the
+///   `init` accessors, which record nothing: a new object is saved whole.
+/// - Faults: ``faultedProperties``. A context materialising a model leaves its relationships
+///   empty and marks them faulted; the first read of one asks the observer to fill it in.
+/// - Reading and writing values: ``_$ModelBinding`` (attributes as ``AttributeValue``,
+///   relationships as arrays of models, raw or observed).
+/// - Creating an object without the user's initializer:
+///   `try Model(_$storage: storage, values: values)`, with one value per property in index
+///   order (``AttributeValue/null`` for relationships, which start empty). `@Transient`
+///   properties take their declared defaults.
+public struct _$ModelStorage {
+    /// The model's permanent identifier, once a context has inserted it.
+    var persistentIdentifier: PersistentIdentifier?
+
+    /// The context managing the model, told about its changes.
+    weak var observer: (any ModelObserver)?
+
+    /// The properties set since the last save, by index.
+    private(set) var changedProperties = PropertySet()
+
+    /// The relationships whose value has not been loaded yet, by index.
+    var faultedProperties = PropertySet()
+
+    /// Not API: the storage of a model that no context manages yet.
+    public init() {}
+
+    /// Creates the storage of a model that a context materialises.
+    ///
+    /// - Parameters:
+    ///   - identifier: The model's identifier.
+    ///   - observer: The context that manages the model.
+    ///   - faulted: The relationships to load on first read.
+    init(identifier: PersistentIdentifier, observer: (any ModelObserver)?, faulted: PropertySet = PropertySet()) {
+        self.persistentIdentifier = identifier
+        self.observer = observer
+        self.faultedProperties = faulted
+    }
+
+    /// Forgets the recorded changes, after a save or a rollback.
+    mutating func clearChanges() {
+        changedProperties.removeAll()
+    }
+
+    /// Records a change without going through a property's setter.
+    ///
+    /// - Returns: Whether the model had no recorded change before.
+    @discardableResult
+    mutating func markChanged(_ index: Int) -> Bool {
+        changedProperties.insert(index)
+    }
+
+    /// Not API: whether a relationship has yet to be loaded. Called by generated getters.
+    public func _$isFaulted(_ index: Int) -> Bool {
+        !faultedProperties.isEmpty && faultedProperties.contains(index)
+    }
+}
+
+/// What the generated accessors tell the context that manages a model.
+///
+/// `ModelContext` conforms. Calls arrive on the model's isolation domain, which is the
+/// context's. None of them may set the property that triggered it through its public setter.
+protocol ModelObserver: AnyObject {
+    /// A model without unsaved changes has just been changed.
+    func modelDidBecomeDirty(_ model: any PersistentModel)
+
+    /// A relationship was set through its property.
+    ///
+    /// - Parameters:
+    ///   - model: The model whose relationship changed.
+    ///   - index: The relationship's property index.
+    ///   - oldValue: The related models before, in order (zero or one for a to-one).
+    ///   - newValue: The related models after.
+    func model(
+        _ model: any PersistentModel,
+        didSetRelationship index: Int,
+        from oldValue: [any PersistentModel],
+        to newValue: [any PersistentModel]
+    )
+
+    /// A faulted relationship is being read: load it with the binding's raw write.
+    ///
+    /// The fault is already cleared when this is called, so reading the property again here
+    /// does not recurse.
+    func resolveFault(of model: any PersistentModel, relationship index: Int)
+}
+
+// MARK: - Called by generated accessors
+
+extension _$ModelStorage {
+    /// Not API: loads a faulted relationship. Called by generated getters after
+    /// ``_$isFaulted(_:)`` returned `true`.
+    public static func _$resolveFault<Model: PersistentModel>(_ model: Model, _ index: Int) {
+        model._$storage.faultedProperties.remove(index)
+        guard let observer = model._$storage.observer else { return }
+        observer.resolveFault(of: model, relationship: index)
+    }
+
+    /// Not API: records that an attribute was set. Called by generated setters.
+    public static func _$didSet<Model: PersistentModel, Value>(
+        _ model: Model,
+        _ index: Int,
+        from oldValue: Value,
+        to newValue: Value
+    ) {
+        recordChange(model, index)
+    }
+
+    /// Not API: records that a to-one relationship was set. Called by generated setters.
+    public static func _$didSet<Model: PersistentModel, Target: PersistentModel>(
+        _ model: Model,
+        _ index: Int,
+        from oldValue: Target?,
+        to newValue: Target?
+    ) {
+        recordChange(model, index)
+        relationshipDidChange(model, index, from: oldValue.map { [$0] } ?? [], to: newValue.map { [$0] } ?? [])
+    }
+
+    /// Not API: records that a to-many relationship was set. Called by generated setters.
+    public static func _$didSet<Model: PersistentModel, Target: PersistentModel>(
+        _ model: Model,
+        _ index: Int,
+        from oldValue: [Target],
+        to newValue: [Target]
+    ) {
+        recordChange(model, index)
+        relationshipDidChange(model, index, from: oldValue, to: newValue)
+    }
+
+    /// Not API: records that an optional to-many relationship was set. Called by generated
+    /// setters.
+    public static func _$didSet<Model: PersistentModel, Target: PersistentModel>(
+        _ model: Model,
+        _ index: Int,
+        from oldValue: [Target]?,
+        to newValue: [Target]?
+    ) {
+        recordChange(model, index)
+        relationshipDidChange(model, index, from: oldValue ?? [], to: newValue ?? [])
+    }
+
+    private static func recordChange<Model: PersistentModel>(_ model: Model, _ index: Int) {
+        guard model._$storage.markChanged(index), let observer = model._$storage.observer else { return }
+        observer.modelDidBecomeDirty(model)
+    }
+
+    private static func relationshipDidChange<Model: PersistentModel>(
+        _ model: Model,
+        _ index: Int,
+        from oldValue: [any PersistentModel],
+        to newValue: [any PersistentModel]
+    ) {
+        guard let observer = model._$storage.observer else { return }
+        observer.model(model, didSetRelationship: index, from: oldValue, to: newValue)
+    }
+}

@@ -1,0 +1,79 @@
+/// A class whose objects Logbook persists.
+///
+/// Do not conform to this protocol yourself: apply ``Model()`` to a final class, which adds the
+/// conformance and everything it requires.
+///
+/// ```swift
+/// @Model
+/// final class Trip {
+///     var name: String
+///     init(name: String) { self.name = name }
+/// }
+///
+/// let trip = Trip(name: "Lisbon")
+/// trip.persistentModelID.entityName   // "Trip"
+/// ```
+///
+/// Models are `Observable`: SwiftUI views and `withObservationTracking` see changes to their
+/// persisted properties. Two model values are equal when they are the same object.
+///
+/// The requirements whose names start with `_$` are not API: only the code `@Model` generates
+/// implements and calls them, and they may change in any release.
+///
+/// ## Topics
+///
+/// ### Identity
+/// - ``persistentModelID``
+/// - ``id``
+///
+/// ### Changes
+/// - ``hasChanges``
+public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, SendableMetatype {
+    /// Not API: the model's bookkeeping. See ``_$ModelStorage``.
+    var _$storage: _$ModelStorage { get set }
+
+    /// Not API: the registrar that makes the model observable.
+    var _$observationRegistrar: ObservationRegistrar { get }
+
+    /// Not API: how Logbook reads and writes the model's persisted properties.
+    static var _$binding: _$ModelBinding<Self> { get }
+
+    /// Not API: creates a model from stored values without running the user's initializer.
+    ///
+    /// - Parameters:
+    ///   - _$storage: The model's bookkeeping, prepared by the context.
+    ///   - values: One value per persisted property, in index order; relationships take
+    ///     ``AttributeValue/null`` and start empty.
+    /// - Throws: ``SchemaError`` when a value does not fit its property.
+    init(_$storage: _$ModelStorage, values: [AttributeValue]) throws
+}
+
+extension PersistentModel {
+    /// The model's identifier: permanent once a context has inserted it, temporary before.
+    ///
+    /// A temporary identifier stays the same until the model is inserted.
+    public var persistentModelID: PersistentIdentifier {
+        if let identifier = _$storage.persistentIdentifier { return identifier }
+        let temporary = PersistentIdentifier.temporary(entityName: Self._$binding.entityName)
+        _$storage.persistentIdentifier = temporary
+        return temporary
+    }
+
+    /// The model's identifier, ``persistentModelID``.
+    public var id: PersistentIdentifier { persistentModelID }
+
+    /// Whether any persisted property was set since the model was last saved or fetched.
+    ///
+    /// Assignments in the model's initializer do not count: a new model is saved whole.
+    public var hasChanges: Bool { !_$storage.changedProperties.isEmpty }
+
+    /// Whether two values are the same object.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs === rhs
+    }
+
+    /// Hashes the object's identity.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}

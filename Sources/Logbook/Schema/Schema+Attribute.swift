@@ -1,0 +1,180 @@
+extension Schema {
+    /// A persisted attribute of an entity: a property whose value is stored, not a relationship.
+    ///
+    /// `@Model` records one for each stored property that is neither `@Transient` nor a
+    /// relationship, with what `@Attribute` adds.
+    ///
+    /// ```swift
+    /// @Attribute(originalName: "start_date") var startDate: Date
+    /// // Schema.Attribute(name: "startDate", type: .date, originalName: "start_date")
+    /// ```
+    ///
+    /// ## Topics
+    ///
+    /// ### Describing an attribute
+    /// - ``name``
+    /// - ``type``
+    /// - ``isOptional``
+    /// - ``hasDefaultValue``
+    /// - ``originalName``
+    /// - ``options``
+    /// - ``isUnique``
+    /// - ``hashModifier``
+    /// - ``Option``
+    ///
+    /// ### Creating an attribute
+    /// - ``init(name:type:hasDefaultValue:originalName:options:hashModifier:)``
+    public struct Attribute: Hashable, Sendable, Codable {
+        /// The property's name.
+        public var name: String
+        /// The stored type.
+        public var type: AttributeType
+        /// Whether the declaration gives a default: an initial value, or `nil` for an optional.
+        ///
+        /// Recorded so that migrations can tell whether an added attribute can be filled in.
+        /// It is not part of the ``Schema/fingerprint``: adding or removing a default does not
+        /// change what is stored.
+        public var hasDefaultValue: Bool
+        /// The name the property had in an earlier version, when it was renamed.
+        public var originalName: String?
+        /// The options given to `@Attribute`, in a canonical order.
+        public var options: [Option]
+        /// A string that changes the schema's fingerprint without any other change.
+        public var hashModifier: String?
+
+        /// Creates an attribute description.
+        ///
+        /// - Parameters:
+        ///   - name: The property's name.
+        ///   - type: The stored type.
+        ///   - hasDefaultValue: Whether the declaration gives a default.
+        ///   - originalName: The property's name in an earlier version.
+        ///   - options: The attribute's options, in any order; duplicates are dropped.
+        ///   - hashModifier: A string that changes the schema's fingerprint.
+        public init(
+            name: String,
+            type: AttributeType,
+            hasDefaultValue: Bool = false,
+            originalName: String? = nil,
+            options: [Option] = [],
+            hashModifier: String? = nil
+        ) {
+            self.name = name
+            self.type = type
+            self.hasDefaultValue = hasDefaultValue
+            self.originalName = originalName
+            self.options = Array(Set(options)).sorted { $0.canonicalName < $1.canonicalName }
+            self.hashModifier = hashModifier
+        }
+
+        /// Whether `nil` can be stored.
+        public var isOptional: Bool { type.isOptional }
+
+        /// Whether the attribute has the ``Option/unique`` option.
+        public var isUnique: Bool { options.contains(.unique) }
+    }
+}
+
+extension Schema.Attribute {
+    /// An option of `@Attribute`.
+    ///
+    /// ```swift
+    /// @Attribute(.unique) var name: String
+    /// @Attribute(.externalStorage) var photo: Data
+    /// ```
+    ///
+    /// ## Topics
+    ///
+    /// ### Options
+    /// - ``unique``
+    /// - ``externalStorage``
+    /// - ``preserveValueOnDeletion``
+    /// - ``ephemeral``
+    /// - ``spotlight``
+    /// - ``transformable(by:)``
+    public struct Option: Hashable, Sendable, Codable, CustomStringConvertible {
+        private enum Kind: String, Hashable, Sendable {
+            case unique
+            case externalStorage
+            case preserveValueOnDeletion
+            case ephemeral
+            case spotlight
+            case transformable
+        }
+
+        private let kind: Kind
+        private let transformerName: String?
+
+        private init(_ kind: Kind, transformerName: String? = nil) {
+            self.kind = kind
+            self.transformerName = transformerName
+        }
+
+        /// The value is unique among the entity's objects: inserting a model whose value
+        /// collides with a saved one updates the saved one instead (an upsert).
+        ///
+        /// Allowed on numeric types, `String` and `UUID`, and optionals of them.
+        public static let unique = Option(.unique)
+
+        /// The value is large and is a candidate for storage outside the model's events.
+        ///
+        /// Recorded in the schema; the log stores the value inline in this release.
+        public static let externalStorage = Option(.externalStorage)
+
+        /// The value is kept in the deletion event when its model is deleted, so that readers
+        /// of the history can tell which object went away.
+        public static let preserveValueOnDeletion = Option(.preserveValueOnDeletion)
+
+        /// Changes to the value are not part of the history that readers of the log consume.
+        ///
+        /// Recorded in the schema; the value is still saved in this release.
+        public static let ephemeral = Option(.ephemeral)
+
+        /// The value is meant for search indexing, as in SwiftData; recorded in the schema only.
+        public static let spotlight = Option(.spotlight)
+
+        /// The value is stored as `Data` produced by a transformer.
+        ///
+        /// Logbook's counterpart of SwiftData's `.transformable(by:)`, with an
+        /// ``AttributeTransformer`` in place of a `ValueTransformer`.
+        ///
+        /// ```swift
+        /// @Attribute(.transformable(by: ColorTransformer.self)) var color: Color
+        /// ```
+        ///
+        /// - Parameter transformer: The transformer type; the property's type is its `Value`
+        ///   or an optional of it.
+        /// - Returns: The option.
+        public static func transformable<Transformer: AttributeTransformer>(by transformer: Transformer.Type) -> Option {
+            Option(.transformable, transformerName: schemaTypeName(transformer))
+        }
+
+        /// The option's name in the schema, and in the fingerprint's canonical encoding:
+        /// `unique`, `transformable(ColorTransformer)`.
+        var canonicalName: String {
+            if let transformerName { "\(kind.rawValue)(\(transformerName))" } else { kind.rawValue }
+        }
+
+        public var description: String { canonicalName }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            let name = try container.decode(String.self)
+            if name.hasPrefix("transformable("), name.hasSuffix(")") {
+                self.init(.transformable, transformerName: String(name.dropFirst("transformable(".count).dropLast()))
+            } else if let kind = Kind(rawValue: name), kind != .transformable {
+                self.init(kind)
+            } else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "Unknown attribute option '\(name)'"
+                )
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(canonicalName)
+        }
+    }
+}

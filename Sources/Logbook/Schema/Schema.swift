@@ -1,0 +1,217 @@
+/// The description of everything an app persists: its entities, their attributes and
+/// relationships.
+///
+/// Build a schema from model types. Every model reachable through relationships is included,
+/// so the root type is enough:
+///
+/// ```swift
+/// let schema = try Schema([Trip.self])
+/// schema.entities.map(\.name)   // ["BucketListItem", "LivingAccommodation", "Trip"]
+/// ```
+///
+/// Building a schema checks what the compiler cannot, and throws a ``SchemaError``:
+/// - Two model types with the same entity name (``SchemaError/duplicateEntity``), for example
+///   `SampleTripsSchemaV1.Trip` and `SampleTripsSchemaV3.Trip` in one schema.
+/// - Inverses. A relationship's inverse is the relationship on the destination that points
+///   back. An explicit `inverse:` on either side pairs the two. Otherwise the inverse is found
+///   implicitly when exactly one relationship of the destination points back and has no other
+///   partner; with several candidates the schema cannot choose and throws
+///   ``SchemaError/ambiguousInverse``, naming the relationship and every candidate. An explicit
+///   inverse that does not point back, or two explicit inverses that disagree, throw
+///   ``SchemaError/invalidInverse``. With no candidate, the relationship has no inverse.
+/// - Unique constraints on types a unique index cannot hold, or on to-many relationships
+///   (``SchemaError/invalidUniqueConstraint``); the compiler already rejects most of these.
+/// - Model counts that are negative, inverted, or on a to-one relationship
+///   (``SchemaError/invalidModelCount``).
+/// - Original names claimed twice in one entity (``SchemaError/duplicateOriginalName``).
+///
+/// A schema is a value: two schemas are equal when their versions and entities are, and
+/// ``fingerprint`` identifies the stored shape across runs and machines. A schema decoded from
+/// a store describes the same entities but has no model types behind it.
+///
+/// ## Topics
+///
+/// ### Creating a schema
+/// - ``init(_:version:)-([any PersistentModel.Type],_)``
+/// - ``init(_:version:)-(any PersistentModel.Type...,_)``
+/// - ``init(versionedSchema:)``
+/// - ``init(entities:version:)``
+///
+/// ### Inspecting a schema
+/// - ``version``
+/// - ``entities``
+/// - ``entity(named:)``
+/// - ``fingerprint``
+///
+/// ### Describing entities
+/// - ``Entity``
+/// - ``Attribute``
+/// - ``Relationship``
+/// - ``AttributeType``
+/// - ``Version``
+/// - ``Fingerprint``
+public struct Schema: Sendable {
+    /// The schema's version.
+    public var version: Version
+    /// The entities, sorted by name.
+    public let entities: [Entity]
+    /// The model types behind each entity name; empty for a schema decoded from a store.
+    let modelTypes: [String: any PersistentModel.Type]
+
+    /// Creates the schema of model types and every model they reach through relationships.
+    ///
+    /// - Parameters:
+    ///   - models: The model types; duplicates are ignored.
+    ///   - version: The schema's version.
+    /// - Throws: ``SchemaError`` with ``SchemaError/duplicateEntity``,
+    ///   ``SchemaError/ambiguousInverse``, ``SchemaError/invalidInverse``,
+    ///   ``SchemaError/invalidUniqueConstraint``, ``SchemaError/invalidModelCount`` or
+    ///   ``SchemaError/duplicateOriginalName``.
+    /// - Complexity: O(*p*²) in the number of relationships of an entity, which is small.
+    public init(_ models: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) throws {
+        let types = try reachableModelTypes(from: models)
+        var declared: [DeclaredEntity] = []
+        for (_, type) in types {
+            declared.append(try declaredEntity(of: type))
+        }
+        self.version = version
+        self.entities = try resolveInverses(declared)
+        self.modelTypes = types
+        try validate()
+    }
+
+    /// Creates the schema of model types and every model they reach through relationships.
+    ///
+    /// ```swift
+    /// let schema = try Schema(Trip.self, BucketListItem.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - models: The model types.
+    ///   - version: The schema's version.
+    /// - Throws: See ``init(_:version:)-([any PersistentModel.Type],_)``.
+    public init(_ models: any PersistentModel.Type..., version: Version = Version(1, 0, 0)) throws {
+        try self.init(models, version: version)
+    }
+
+    /// Creates the schema of a versioned schema's models, at its version.
+    ///
+    /// ```swift
+    /// let v1 = try Schema(versionedSchema: SampleTripsSchemaV1.self)
+    /// ```
+    ///
+    /// - Parameter versionedSchema: The versioned schema.
+    /// - Throws: See ``init(_:version:)-([any PersistentModel.Type],_)``.
+    public init(versionedSchema: any VersionedSchema.Type) throws {
+        try self.init(versionedSchema.models, version: versionedSchema.versionIdentifier)
+    }
+
+    /// Creates a schema from entity descriptions, such as those recorded in a store, with no
+    /// model types behind it.
+    ///
+    /// Inverses are taken as given; the schema checks that they pair up.
+    ///
+    /// - Parameters:
+    ///   - entities: The entities, in any order.
+    ///   - version: The schema's version.
+    /// - Throws: ``SchemaError`` as ``init(_:version:)-([any PersistentModel.Type],_)`` does.
+    public init(entities: [Entity], version: Version) throws {
+        var byName: [String: Entity] = [:]
+        for entity in entities {
+            guard byName.updateValue(entity, forKey: entity.name) == nil else {
+                throw SchemaError(.duplicateEntity, "Two entities are named '\(entity.name)'", entity: entity.name)
+            }
+        }
+        self.version = version
+        self.entities = byName.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        self.modelTypes = [:]
+        try validate()
+        try validateInversesPairUp()
+    }
+
+    /// The entity with this name.
+    public func entity(named name: String) -> Entity? {
+        entities.first { $0.name == name }
+    }
+
+    /// The model type behind an entity, for a schema built from model types.
+    func modelType(forEntity name: String) -> (any PersistentModel.Type)? {
+        modelTypes[name]
+    }
+}
+
+extension Schema: Hashable {
+    public static func == (lhs: Schema, rhs: Schema) -> Bool {
+        lhs.version == rhs.version && lhs.entities == rhs.entities
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(version)
+        hasher.combine(entities)
+    }
+}
+
+extension Schema: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case version
+        case entities
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            entities: try container.decode([Entity].self, forKey: .entities),
+            version: try container.decode(Version.self, forKey: .version)
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(entities, forKey: .entities)
+    }
+}
+
+// MARK: - Collecting model types
+
+/// The given model types and every model type they reach through relationships, by entity name.
+private func reachableModelTypes(
+    from models: [any PersistentModel.Type]
+) throws -> [String: any PersistentModel.Type] {
+    var types: [String: any PersistentModel.Type] = [:]
+    var queue = models
+    while let type = queue.popLast() {
+        let (name, targets) = entityNameAndTargets(of: type)
+        if let existing = types[name] {
+            guard ObjectIdentifier(existing) == ObjectIdentifier(type) else {
+                throw SchemaError(
+                    .duplicateEntity,
+                    "\(String(reflecting: existing)) and \(String(reflecting: type)) are both entity '\(name)'",
+                    entity: name
+                )
+            }
+            continue
+        }
+        types[name] = type
+        queue.append(contentsOf: targets)
+    }
+    return types
+}
+
+private func entityNameAndTargets(of type: any PersistentModel.Type) -> (String, [any PersistentModel.Type]) {
+    func open<Model: PersistentModel>(_ type: Model.Type) -> (String, [any PersistentModel.Type]) {
+        let binding = Model._$binding
+        let targets: [any PersistentModel.Type] = binding.properties.compactMap { property in
+            if case .relationship(let access) = property.kind { access.targetType } else { nil }
+        }
+        return (binding.entityName, targets)
+    }
+    return open(type)
+}
+
+private func declaredEntity(of type: any PersistentModel.Type) throws -> DeclaredEntity {
+    func open<Model: PersistentModel>(_ type: Model.Type) throws -> DeclaredEntity {
+        try Model._$binding.declaredEntity()
+    }
+    return try open(type)
+}

@@ -1,0 +1,132 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// Every diagnostic the schema macros emit. Each has a stable ``MessageID`` in the domain
+/// "Logbook"; tools and tests may rely on the IDs, not on the wording.
+enum LogbookDiagnostic: DiagnosticMessage {
+    /// `@Model` on a struct, enum, actor, protocol or extension.
+    case modelRequiresClass(keyword: String, name: String?)
+    /// `@Model` on a class that is not final.
+    case modelRequiresFinalClass(name: String)
+    /// `@Model` on a generic class.
+    case modelGenericClass(name: String)
+    /// A persisted property declared with `let`.
+    case letProperty(name: String)
+    /// A persisted property without a type annotation.
+    case missingTypeAnnotation(name: String)
+    /// A persisted property with `willSet` or `didSet`.
+    case propertyObservers(name: String)
+    /// Several variables in one persisted `var` declaration.
+    case multipleBindings
+    /// Stored properties inside `#if` in a model class.
+    case storedPropertyInIfConfig
+    /// `@Transient` on a non-optional stored property without a default.
+    case transientRequiresDefault(name: String)
+    /// `@Attribute`, `@Relationship` or `@Transient` on something other than a stored
+    /// instance property.
+    case requiresStoredProperty(macro: String, name: String?)
+    /// `@Transient` together with `@Attribute` or `@Relationship`.
+    case transientWithSchemaMacro(name: String, other: String)
+    /// `@Attribute` and `@Relationship` on one property.
+    case attributeAndRelationship(name: String)
+    /// `.unique` on a type a unique constraint cannot hold.
+    case uniqueUnsupportedType(name: String, type: String)
+    /// `@Relationship` on a property whose type is plainly not a model.
+    case relationshipRequiresModel(name: String, type: String)
+    /// `.unique` on a to-many relationship.
+    case uniqueToManyRelationship(name: String)
+
+    var message: String {
+        switch self {
+        case .modelRequiresClass(let keyword, let name):
+            "'@Model' cannot be applied to \(keyword)\(name.map { " '\($0)'" } ?? ""); apply it to a final class"
+        case .modelRequiresFinalClass(let name):
+            "'@Model' requires a final class; '\(name)' is not final"
+        case .modelGenericClass(let name):
+            "'@Model' cannot be applied to generic class '\(name)'"
+        case .letProperty(let name):
+            "'@Model' cannot persist 'let' property '\(name)'; declare it with 'var', or mark it '@Transient'"
+        case .missingTypeAnnotation(let name):
+            "'@Model' needs the type of stored property '\(name)' written out"
+        case .propertyObservers(let name):
+            "'@Model' cannot persist property '\(name)' with 'willSet' or 'didSet' observers"
+        case .multipleBindings:
+            "'@Model' needs one stored property per 'var' declaration"
+        case .storedPropertyInIfConfig:
+            "'@Model' cannot persist stored properties declared inside '#if'; declare them outside it"
+        case .transientRequiresDefault(let name):
+            "'@Transient' property '\(name)' needs a default value, which fetched models take"
+        case .requiresStoredProperty(let macro, let name):
+            "'@\(macro)' can only be applied to a stored instance property\(name.map { "; '\($0)' is not one" } ?? "")"
+        case .transientWithSchemaMacro(let name, let other):
+            "'@Transient' property '\(name)' is not persisted, so '@\(other)' does not apply to it"
+        case .attributeAndRelationship(let name):
+            "Property '\(name)' cannot be both an '@Attribute' and a '@Relationship'"
+        case .uniqueUnsupportedType(let name, let type):
+            "'.unique' is not supported on property '\(name)' of type '\(type)'; "
+                + "a unique attribute must be numeric, String or UUID"
+        case .relationshipRequiresModel(let name, let type):
+            "'@Relationship' cannot be applied to property '\(name)' of type '\(type)'; "
+                + "a relationship refers to '@Model' classes"
+        case .uniqueToManyRelationship(let name):
+            "'.unique' is not supported on to-many relationship '\(name)'; only a to-one relationship can be unique"
+        }
+    }
+
+    var id: String {
+        switch self {
+        case .modelRequiresClass: "modelRequiresClass"
+        case .modelRequiresFinalClass: "modelRequiresFinalClass"
+        case .modelGenericClass: "modelGenericClass"
+        case .letProperty: "modelLetProperty"
+        case .missingTypeAnnotation: "modelMissingTypeAnnotation"
+        case .propertyObservers: "modelPropertyObservers"
+        case .multipleBindings: "modelMultipleBindings"
+        case .storedPropertyInIfConfig: "modelStoredPropertyInIfConfig"
+        case .transientRequiresDefault: "transientRequiresDefault"
+        case .requiresStoredProperty: "requiresStoredProperty"
+        case .transientWithSchemaMacro: "transientWithSchemaMacro"
+        case .attributeAndRelationship: "attributeAndRelationship"
+        case .uniqueUnsupportedType: "uniqueUnsupportedType"
+        case .relationshipRequiresModel: "relationshipRequiresModel"
+        case .uniqueToManyRelationship: "uniqueToManyRelationship"
+        }
+    }
+
+    var diagnosticID: MessageID {
+        MessageID(domain: "Logbook", id: id)
+    }
+
+    var severity: DiagnosticSeverity { .error }
+
+    /// The diagnostic, attached to a node, with fix-its.
+    func diagnose(at node: some SyntaxProtocol, fixIts: [FixIt] = []) -> Diagnostic {
+        Diagnostic(node: Syntax(node), message: self, fixIts: fixIts)
+    }
+}
+
+/// The messages of the fix-its the macros offer.
+enum LogbookFixIt: FixItMessage {
+    case addFinal
+    case replaceLetWithVar
+    case insertDefault(String)
+    case insertTypeAnnotation(String)
+
+    var message: String {
+        switch self {
+        case .addFinal: "Add 'final'"
+        case .replaceLetWithVar: "Replace 'let' with 'var'"
+        case .insertDefault(let value): "Insert ' = \(value)'"
+        case .insertTypeAnnotation(let type): "Insert ': \(type)'"
+        }
+    }
+
+    var fixItID: MessageID {
+        switch self {
+        case .addFinal: MessageID(domain: "Logbook", id: "addFinal")
+        case .replaceLetWithVar: MessageID(domain: "Logbook", id: "replaceLetWithVar")
+        case .insertDefault: MessageID(domain: "Logbook", id: "insertDefault")
+        case .insertTypeAnnotation: MessageID(domain: "Logbook", id: "insertTypeAnnotation")
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Model`: makes a final class a persistent model.
+///
+/// The member role adds the observation registrar, the storage, the binding and the
+/// initializer that materialises a model without the user's initializer. The member-attribute
+/// role attaches `@_LogbookPersistedProperty(index)` to each persisted property, which turns it
+/// into accessors over a typed backing field. The extension role adds the `PersistentModel`
+/// conformance. Diagnostics about the class and its members are emitted by the member role
+/// only, so each appears once.
+public enum ModelMacro {}
+
+// MARK: - Member
+
+extension ModelMacro: MemberMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let modelClass = validatedClass(declaration, in: context) else { return [] }
+        let members = ModelMembers(modelClass.memberBlock)
+        for diagnostic in members.diagnostics { context.diagnose(diagnostic) }
+
+        let className = modelClass.name.trimmed
+        let entityName = className.unescapedText
+        let descriptors = members.persisted.map { "\(className)._$\($0.name)()" }
+        let propertyList =
+            descriptors.isEmpty ? "[]" : "[\n" + descriptors.map { "        \($0)" }.joined(separator: ",\n") + ",\n    ]"
+
+        var decls: [DeclSyntax] = [
+            "public let _$observationRegistrar = Observation.ObservationRegistrar()",
+            "public var _$storage = Logbook._$ModelStorage()",
+            """
+            public static let _$binding = Logbook._$ModelBinding<\(className)>(
+                entityName: \(literal: entityName),
+                properties: \(raw: propertyList)
+            )
+            """,
+            materializingInitializer(className: className, properties: members.persisted),
+        ]
+        if !members.declaresInitializer, members.persisted.allSatisfy(\.hasDefaultValue) {
+            decls.append("init() {}")
+        }
+        return decls
+    }
+
+    /// `init(_$storage:values:)`: assigns each backing field from its stored value.
+    private static func materializingInitializer(
+        className: TokenSyntax,
+        properties: [PersistedProperty]
+    ) -> DeclSyntax {
+        var body = "    self._$storage = storage\n"
+        for (index, property) in properties.enumerated() {
+            let decode = property.isTransformable ? "_$decodeWithBinding" : "_$decode"
+            body += "    self._\(property.name) = try Logbook._$ModelStorage.\(decode)(values, \(index), \(className).self)\n"
+        }
+        return """
+            public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+            \(raw: body)}
+            """
+    }
+
+    /// The class `@Model` is attached to, or `nil` after diagnosing why it cannot be a model.
+    private static func validatedClass(
+        _ declaration: some DeclGroupSyntax,
+        in context: some MacroExpansionContext
+    ) -> ClassDeclSyntax? {
+        guard let modelClass = declaration.as(ClassDeclSyntax.self) else {
+            let (keyword, name) = declaration.keywordAndName
+            context.diagnose(
+                LogbookDiagnostic.modelRequiresClass(keyword: keyword.text, name: name?.unescapedText)
+                    .diagnose(at: keyword)
+            )
+            return nil
+        }
+        let name = modelClass.name.unescapedText
+        if let generics = modelClass.genericParameterClause {
+            context.diagnose(LogbookDiagnostic.modelGenericClass(name: name).diagnose(at: generics))
+            return nil
+        }
+        if !modelClass.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) {
+            let final = DeclModifierSyntax(name: .keyword(.final), trailingTrivia: .space)
+            let fixed = modelClass.modifiers.isEmpty
+                ? modelClass
+                    .with(\.modifiers, DeclModifierListSyntax([final.with(\.leadingTrivia, modelClass.classKeyword.leadingTrivia)]))
+                    .with(\.classKeyword, modelClass.classKeyword.with(\.leadingTrivia, []))
+                : modelClass.with(\.modifiers, modelClass.modifiers + [final])
+            context.diagnose(
+                LogbookDiagnostic.modelRequiresFinalClass(name: name).diagnose(
+                    at: modelClass.classKeyword,
+                    fixIts: [
+                        FixIt(
+                            message: LogbookFixIt.addFinal,
+                            changes: [.replace(oldNode: Syntax(modelClass), newNode: Syntax(fixed))]
+                        )
+                    ]
+                )
+            )
+        }
+        return modelClass
+    }
+}
+
+// MARK: - Member attribute
+
+extension ModelMacro: MemberAttributeMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingAttributesFor member: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AttributeSyntax] {
+        guard let modelClass = declaration.as(ClassDeclSyntax.self), modelClass.genericParameterClause == nil,
+            let variable = member.as(VariableDeclSyntax.self),
+            let name = variable.bindings.first?.identifier?.unescapedText,
+            let index = ModelMembers(modelClass.memberBlock).index(of: name)
+        else {
+            return []
+        }
+        return ["@_LogbookPersistedProperty(\(raw: index))"]
+    }
+}
+
+// MARK: - Extension
+
+extension ModelMacro: ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard let modelClass = declaration.as(ClassDeclSyntax.self), modelClass.genericParameterClause == nil,
+            !protocols.isEmpty
+        else {
+            return []
+        }
+        return [try ExtensionDeclSyntax("extension \(type.trimmed): Logbook.PersistentModel {}")]
+    }
+}
+
+// MARK: - Helpers
+
+extension DeclGroupSyntax {
+    /// The introducing keyword and the name of a declaration group, for messages.
+    var keywordAndName: (keyword: TokenSyntax, name: TokenSyntax?) {
+        (introducer, self.asProtocol(NamedDeclSyntax.self)?.name)
+    }
+}

@@ -1,0 +1,35 @@
+import Logbook
+
+/// How a SampleTrips store moves from V1 to V3, as in the WWDC23 talk.
+///
+/// V1 to V2 makes trip names unique, which the talk handles with a custom stage that removes
+/// duplicate trips before the change. V2 to V3 only renames the date properties through
+/// `originalName`, which a lightweight stage handles.
+public enum SampleTripsMigrationPlan: SchemaMigrationPlan {
+    public static var schemas: [any VersionedSchema.Type] {
+        [SampleTripsSchemaV1.self, SampleTripsSchemaV2.self, SampleTripsSchemaV3.self]
+    }
+
+    public static var stages: [MigrationStage] {
+        [migrateV1toV2, migrateV2toV3]
+    }
+
+    /// V1 to V2: trip names become unique.
+    ///
+    /// In the talk, `willMigrate` fetches the V1 trips and removes duplicates before saving.
+    /// Here the closure is empty for now: `ModelContext` has no fetch or save yet. Logbook's
+    /// unique constraint is an upsert, so trips sharing a name are folded into one while the
+    /// V1 events are replayed, even with nothing done here.
+    public static let migrateV1toV2 = MigrationStage.custom(
+        fromVersion: SampleTripsSchemaV1.self,
+        toVersion: SampleTripsSchemaV2.self,
+        willMigrate: { _ in },
+        didMigrate: nil
+    )
+
+    /// V2 to V3: the date properties are renamed.
+    public static let migrateV2toV3 = MigrationStage.lightweight(
+        fromVersion: SampleTripsSchemaV2.self,
+        toVersion: SampleTripsSchemaV3.self
+    )
+}
