@@ -1,0 +1,182 @@
+import Foundation
+
+/// The binary encoding of events: hand-written, little-endian, varint lengths, type tags.
+///
+/// The grammar is specified in the `OnDiskFormat` article. Attribute values never go through
+/// `Codable`; only the schema description inside a ``Event/schema(_:)`` event is JSON (it is
+/// written once per schema version and must stay readable by the tool without any code).
+package enum EventCodec {
+    // MARK: - Tags (part of the on-disk format: never renumber)
+
+    enum Kind: UInt8 {
+        case schema = 1
+        case insert = 2
+        case update = 3
+        case delete = 4
+        case link = 5
+        case unlink = 6
+        case migration = 7
+    }
+
+    enum ValueTag: UInt8 {
+        case null = 0
+        case `false` = 1
+        case `true` = 2
+        case int = 3
+        case uint = 4
+        case double = 5
+        case float = 6
+        case decimal = 7
+        case string = 8
+        case date = 9
+        case uuid = 10
+        case url = 11
+        case data = 12
+        case array = 13
+        case composite = 14
+    }
+
+    /// How deeply arrays may nest in a decoded value, so that hostile input cannot exhaust the stack.
+    static let maximumNesting = 32
+
+    // MARK: - Encoding
+
+    package static func encode(_ envelope: EventEnvelope) -> [UInt8] {
+        var writer = BinaryWriter(capacity: 128)
+        encode(envelope, into: &writer)
+        return writer.bytes
+    }
+
+    package static func encode(_ envelope: EventEnvelope, into writer: inout BinaryWriter) {
+        switch envelope.event {
+        case .schema(let record):
+            header(.schema, envelope, &writer)
+            writer.writeVarint(UInt64(record.number))
+            writeVersion(record.version, &writer)
+            writer.writeString(record.fingerprint)
+            writer.writeLengthPrefixed(schemaJSON(record.schema))
+        case .insert(let insert):
+            header(.insert, envelope, &writer)
+            writeChange(insert.entity, insert.id, insert.attributes, insert.toOne, &writer)
+        case .update(let update):
+            header(.update, envelope, &writer)
+            writeChange(update.entity, update.id, update.attributes, update.toOne, &writer)
+        case .delete(let entity, let id):
+            header(.delete, envelope, &writer)
+            writer.writeString(entity)
+            writer.writeVarint(id)
+        case .link(let link):
+            header(.link, envelope, &writer)
+            writeLink(link, &writer)
+        case .unlink(let link):
+            header(.unlink, envelope, &writer)
+            writeLink(link, &writer)
+        case .migration(let marker):
+            header(.migration, envelope, &writer)
+            writeVersion(marker.fromVersion, &writer)
+            writeVersion(marker.toVersion, &writer)
+            writer.writeString(marker.fromFingerprint)
+            writer.writeString(marker.toFingerprint)
+            writer.write(marker.isCustom ? 1 : 0)
+        }
+    }
+
+    /// The canonical JSON of a schema: sorted keys, so that equal schemas give equal bytes.
+    package static func schemaJSON(_ schema: Schema) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(schema) else {
+            preconditionFailure("a Schema always encodes: it holds only strings, numbers and booleans")
+        }
+        return [UInt8](data)
+    }
+
+    package static func encode(_ value: AttributeValue, into writer: inout BinaryWriter) {
+        switch value {
+        case .null: writer.write(ValueTag.null.rawValue)
+        case .bool(let flag): writer.write(flag ? ValueTag.true.rawValue : ValueTag.false.rawValue)
+        case .int(let number):
+            writer.write(ValueTag.int.rawValue)
+            writer.writeSignedVarint(number)
+        case .uint(let number):
+            writer.write(ValueTag.uint.rawValue)
+            writer.writeVarint(number)
+        case .double(let number):
+            writer.write(ValueTag.double.rawValue)
+            writer.writeLittleEndian(number.bitPattern)
+        case .float(let number):
+            writer.write(ValueTag.float.rawValue)
+            writer.writeLittleEndian(number.bitPattern)
+        case .decimal(let number):
+            writer.write(ValueTag.decimal.rawValue)
+            writer.writeString(number.description)
+        case .string(let text):
+            writer.write(ValueTag.string.rawValue)
+            writer.writeString(text)
+        case .date(let date):
+            writer.write(ValueTag.date.rawValue)
+            writer.writeLittleEndian(date.timeIntervalSinceReferenceDate.bitPattern)
+        case .uuid(let uuid):
+            writer.write(ValueTag.uuid.rawValue)
+            withUnsafeBytes(of: uuid.uuid) { writer.writeBytes($0) }
+        case .url(let url):
+            writer.write(ValueTag.url.rawValue)
+            writer.writeString(url.absoluteString)
+        case .data(let data):
+            writer.write(ValueTag.data.rawValue)
+            writer.writeLengthPrefixed(data)
+        case .array(let elements):
+            writer.write(ValueTag.array.rawValue)
+            writer.writeVarint(UInt64(elements.count))
+            for element in elements { encode(element, into: &writer) }
+        case .composite(let data):
+            writer.write(ValueTag.composite.rawValue)
+            writer.writeLengthPrefixed(data)
+        }
+    }
+
+    private static func header(_ kind: Kind, _ envelope: EventEnvelope, _ writer: inout BinaryWriter) {
+        writer.write(kind.rawValue)
+        writer.writeVarint(UInt64(envelope.schemaNumber))
+    }
+
+    private static func writeVersion(_ version: Schema.Version, _ writer: inout BinaryWriter) {
+        writer.writeVarint(UInt64(version.major))
+        writer.writeVarint(UInt64(version.minor))
+        writer.writeVarint(UInt64(version.patch))
+    }
+
+    private static func writeChange(
+        _ entity: String,
+        _ id: UInt64,
+        _ attributes: [Event.Field],
+        _ toOne: [Event.Reference],
+        _ writer: inout BinaryWriter
+    ) {
+        writer.writeString(entity)
+        writer.writeVarint(id)
+        writer.writeVarint(UInt64(attributes.count))
+        for field in attributes {
+            writer.writeString(field.name)
+            encode(field.value, into: &writer)
+        }
+        writer.writeVarint(UInt64(toOne.count))
+        for reference in toOne {
+            writer.writeString(reference.name)
+            if let target = reference.target {
+                writer.write(1)
+                writer.writeVarint(target)
+            } else {
+                writer.write(0)
+            }
+        }
+    }
+
+    private static func writeLink(_ link: Event.Link, _ writer: inout BinaryWriter) {
+        writer.writeString(link.entity)
+        writer.writeVarint(link.id)
+        writer.writeString(link.relationship)
+        writer.writeVarint(UInt64(link.targets.count))
+        for target in link.targets { writer.writeVarint(target) }
+    }
+}

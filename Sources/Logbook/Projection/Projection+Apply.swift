@@ -1,0 +1,174 @@
+extension Projection {
+    /// Applies one event, written at the current schema or upcast to it.
+    ///
+    /// - An insert whose unique attribute holds a value a live object of the entity already has
+    ///   is an *upsert*: the existing object survives; the inserted attribute values and set
+    ///   to-one relationships overwrite its own; the inserted identifier becomes an alias of the
+    ///   survivor, so every later event that refers to it (a to-many link, a reference from
+    ///   another object) reaches the survivor, and to-many relationships are united.
+    /// - Relationships with an inverse are kept in step on both sides.
+    /// - Names the schema does not know are ignored: they belong to attributes, relationships
+    ///   or entities that a later schema removed.
+    ///
+    /// - Returns: the identifier the event's object ends up with (the survivor of an upsert), or
+    ///   `nil` for events that do not concern one object.
+    @discardableResult
+    package mutating func apply(_ event: Event) -> UInt64? {
+        switch event {
+        case .schema, .migration:
+            return nil
+        case .insert(let insert):
+            guard let table = table(named: insert.entity) else { return nil }
+            return self.insert(table, insert.id, insert.attributes, insert.toOne)
+        case .update(let update):
+            guard let table = table(named: update.entity) else { return nil }
+            let id = resolve(update.id)
+            guard tables[table].rows[id] != nil else { return nil }
+            setAttributes(table, id, update.attributes)
+            for reference in update.toOne {
+                guard let relationship = tables[table].relationshipIndex[reference.name] else { continue }
+                setToOne(table, id, relationship, reference.target.map(resolve))
+            }
+            return id
+        case .delete(let entity, let rawID):
+            guard let table = table(named: entity) else { return nil }
+            let id = resolve(rawID)
+            delete(table, id)
+            return id
+        case .link(let link):
+            guard let (table, id, relationship) = locate(link) else { return nil }
+            for target in link.targets { connect(table, id, relationship, resolve(target)) }
+            return id
+        case .unlink(let link):
+            guard let (table, id, relationship) = locate(link) else { return nil }
+            for target in link.targets { disconnect(table, id, relationship, resolve(target)) }
+            return id
+        }
+    }
+
+    // MARK: - Inserts and upserts
+
+    private mutating func insert(
+        _ table: Int,
+        _ id: UInt64,
+        _ attributes: [Event.Field],
+        _ toOne: [Event.Reference]
+    ) -> UInt64 {
+        nextIdentifier = max(nextIdentifier, id + 1)
+        var row = tables[table].emptyRow
+        for field in attributes {
+            if let index = tables[table].attributeIndex[field.name] { row.values[index] = field.value }
+        }
+        if let survivor = uniqueCollision(table, row, excluding: id) {
+            aliases[id] = survivor
+            setAttributes(table, survivor, attributes)
+            for reference in toOne {
+                guard let target = reference.target,
+                    let relationship = tables[table].relationshipIndex[reference.name]
+                else { continue }
+                setToOne(table, survivor, relationship, resolve(target))
+            }
+            return survivor
+        }
+        tables[table].rows[id] = row
+        tables[table].index(id, row)
+        for reference in toOne {
+            guard let relationship = tables[table].relationshipIndex[reference.name] else { continue }
+            setToOne(table, id, relationship, reference.target.map(resolve))
+        }
+        return id
+    }
+
+    /// The live object that already holds one of `row`'s unique values.
+    private func uniqueCollision(_ table: Int, _ row: Row, excluding id: UInt64) -> UInt64? {
+        for (attribute, index) in tables[table].uniqueIndexes where row.values[attribute] != .null {
+            if let holder = index[row.values[attribute]], holder != id { return holder }
+        }
+        return nil
+    }
+
+    private mutating func setAttributes(_ table: Int, _ id: UInt64, _ attributes: [Event.Field]) {
+        guard var row = tables[table].rows[id] else { return }
+        tables[table].unindex(id, row)
+        for field in attributes {
+            if let index = tables[table].attributeIndex[field.name] { row.values[index] = field.value }
+        }
+        tables[table].rows[id] = row
+        tables[table].index(id, row)
+    }
+
+    // MARK: - Deletes
+
+    private mutating func delete(_ table: Int, _ id: UInt64) {
+        guard let row = tables[table].rows[id] else { return }
+        // Clear the other side of every relationship, so that no live object keeps pointing
+        // here through an inverse. References without an inverse stay as they are (`.noAction`
+        // semantics); delete rules were applied, and recorded, when the delete was saved.
+        for (relationship, targets) in row.relationships.enumerated() {
+            let link = links[table][relationship]
+            guard let inverse = link.inverse else { continue }
+            for target in targets { removeFromRelationship(link.destination, target, inverse, id) }
+        }
+        tables[table].unindex(id, row)
+        tables[table].rows[id] = nil
+    }
+
+    // MARK: - Relationships
+
+    private func locate(_ link: Event.Link) -> (Int, UInt64, Int)? {
+        guard let table = table(named: link.entity),
+            let relationship = tables[table].relationshipIndex[link.relationship]
+        else { return nil }
+        let id = resolve(link.id)
+        guard tables[table].rows[id] != nil else { return nil }
+        return (table, id, relationship)
+    }
+
+    /// Sets a to-one relationship and keeps its inverse in step.
+    private mutating func setToOne(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64?) {
+        guard let current = tables[table].rows[id]?.relationships[relationship] else { return }
+        if current.first == target { return }
+        if let old = current.first { disconnect(table, id, relationship, old) }
+        if let target { connect(table, id, relationship, target) }
+    }
+
+    /// Adds `target` to a relationship of `id`, and `id` to the inverse of `target`.
+    private mutating func connect(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
+        let link = links[table][relationship]
+        guard link.destination >= 0, tables[link.destination].rows[target] != nil else { return }
+        addToRelationship(table, id, relationship, target)
+        if let inverse = link.inverse { addToRelationship(link.destination, target, inverse, id) }
+    }
+
+    /// Removes `target` from a relationship of `id`, and `id` from the inverse of `target`.
+    private mutating func disconnect(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
+        let link = links[table][relationship]
+        removeFromRelationship(table, id, relationship, target)
+        if let inverse = link.inverse, link.destination >= 0 {
+            removeFromRelationship(link.destination, target, inverse, id)
+        }
+    }
+
+    /// Adds one identifier to one side. A to-one side that pointed elsewhere lets go of its old
+    /// target first, on both sides, so that a one-to-one or one-to-many pair stays consistent.
+    private mutating func addToRelationship(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
+        guard let current = tables[table].rows[id]?.relationships[relationship] else { return }
+        let link = links[table][relationship]
+        if link.isToMany {
+            if !current.contains(target) { tables[table].rows[id]?.relationships[relationship].append(target) }
+            return
+        }
+        if current.first == target { return }
+        if let old = current.first, let inverse = link.inverse, link.destination >= 0 {
+            removeFromRelationship(link.destination, old, inverse, id)
+        }
+        tables[table].rows[id]?.relationships[relationship] = [target]
+    }
+
+    private mutating func removeFromRelationship(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
+        guard table >= 0, let current = tables[table].rows[id]?.relationships[relationship],
+            let position = current.firstIndex(of: target)
+        else { return }
+        tables[table].rows[id]?.relationships[relationship].remove(at: position)
+    }
+}

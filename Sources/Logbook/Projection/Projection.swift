@@ -1,0 +1,96 @@
+/// The in-memory state of a store: every live object of every entity as a ``Row``, unique
+/// indexes, and relationships kept in step on both sides.
+///
+/// Opening a store replays its events into a projection; each save applies its events to it.
+/// The projection knows only the ``Schema``, never model types, so the `logbook` tool replays
+/// stores with exactly this code.
+///
+/// Events are applied by name: an attribute or relationship is found by its current name or by
+/// an `originalName`, names the schema no longer has are dropped, and attributes an event does
+/// not mention stay `null`. Inserting an object whose unique attribute collides with a live
+/// object merges it into that object (see ``apply(_:)``).
+package struct Projection: Sendable {
+    /// How a relationship reaches its destination and inverse.
+    package struct Link: Hashable, Sendable {
+        /// The destination entity's table index.
+        package var destination: Int
+        /// The inverse relationship's index in the destination entity, if any.
+        package var inverse: Int?
+        package var isToMany: Bool
+        /// Whether events record this side of the pair (see ``Event``); the projection fills in
+        /// the other side.
+        package var isRecorded: Bool
+    }
+
+    package let schema: Schema
+    package internal(set) var tables: [EntityTable]
+    /// For each table, for each relationship: its link.
+    package let links: [[Link]]
+    private let tableIndex: [String: Int]
+    /// Identifiers merged away by an upsert, and the identifier they were merged into.
+    package internal(set) var aliases: [UInt64: UInt64] = [:]
+    /// One more than the largest identifier ever seen.
+    package internal(set) var nextIdentifier: UInt64 = 1
+    /// The sequence number of the last event applied.
+    package internal(set) var lastSequence: UInt64 = 0
+
+    package init(schema: Schema) {
+        self.schema = schema
+        let tables = schema.entities.map(EntityTable.init)
+        var byName: [String: Int] = [:]
+        for (index, table) in tables.enumerated() { byName[table.entity.name] = index }
+        self.tables = tables
+        self.tableIndex = byName
+        self.links = schema.entities.map { entity in
+            entity.relationships.map { relationship in
+                let destination = byName[relationship.destination] ?? -1
+                let inverse = relationship.inverseName.flatMap { name in
+                    destination >= 0 ? tables[destination].entity.relationships.firstIndex { $0.name == name } : nil
+                }
+                return Link(
+                    destination: destination,
+                    inverse: inverse,
+                    isToMany: relationship.isToMany,
+                    isRecorded: Self.isRecordedSide(entity, relationship, schema)
+                )
+            }
+        }
+    }
+
+    /// The table index of an entity.
+    package func table(named name: String) -> Int? {
+        tableIndex[name]
+    }
+
+    /// The row of an object, following an upsert's merge.
+    package func row(_ table: Int, _ id: UInt64) -> Row? {
+        tables[table].rows[resolve(id)]
+    }
+
+    /// The identifier an object is known by now: itself, or the object it was merged into.
+    package func resolve(_ id: UInt64) -> UInt64 {
+        aliases[id] ?? id
+    }
+
+    /// Hands out a new identifier.
+    package mutating func allocateIdentifier() -> UInt64 {
+        defer { nextIdentifier += 1 }
+        return nextIdentifier
+    }
+
+    /// The number of live objects across all entities.
+    package var objectCount: Int {
+        tables.reduce(0) { $0 + $1.rows.count }
+    }
+
+    /// Whether events record `relationship` (rather than its inverse): the to-one side of a
+    /// one-to-many pair; otherwise the side whose entity and name sort first; always a
+    /// relationship without an inverse.
+    static func isRecordedSide(_ entity: Schema.Entity, _ relationship: Schema.Relationship, _ schema: Schema) -> Bool {
+        guard let inverseName = relationship.inverseName,
+            let inverse = schema.entity(named: relationship.destination)?.relationship(named: inverseName)
+        else { return true }
+        if relationship.isToMany != inverse.isToMany { return !relationship.isToMany }
+        return (entity.name, relationship.name) <= (relationship.destination, inverse.name)
+    }
+}
