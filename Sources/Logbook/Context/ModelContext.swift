@@ -1,8 +1,227 @@
+import Foundation
+
 /// The object through which an app inserts, fetches, changes, deletes and saves models.
 ///
-/// A context belongs to one isolation domain; it keeps one object per persisted model and
-/// turns a save into one atomic batch in the store's log.
+/// ```swift
+/// let context = ModelContext(container)
+/// let trip = Trip(name: "Lisbon in spring", destination: "Lisbon", startDate: start, endDate: end)
+/// context.insert(trip)
+/// try context.save()
 ///
-/// In this release the type has no API yet: it exists so that the closures of a custom
-/// ``MigrationStage`` can be declared. Inserting, fetching and saving come with the store.
-public final class ModelContext {}
+/// let upcoming = try context.fetch(FetchDescriptor<Trip>(
+///     predicate: #Predicate { $0.destination == "Lisbon" },
+///     sortBy: [SortDescriptor(\.startDate)]))
+/// ```
+///
+/// A context keeps one object per persisted model: fetching the same model twice gives the same
+/// object. It tracks what changed since the last save; ``save()`` turns the changes into one
+/// batch of events, appended to the store's log atomically and, by default, durably. Two
+/// contexts of one container see each other's saved changes at their next fetch.
+///
+/// A context is not `Sendable`: use it, and its models, in one isolation domain (the main actor
+/// for ``ModelContainer/mainContext``, a task or an actor of yours otherwise).
+///
+/// ## Autosave
+///
+/// SwiftData saves a context with ``autosaveEnabled`` on UI events. Linux has no such events:
+/// here the main context, when ``autosaveEnabled`` (the default for it), saves after its first
+/// unsaved change, through a task enqueued on the main actor, so at the end of the main actor's
+/// current turn. Other contexts never autosave: they may live outside the main actor. A failed
+/// autosave is reported through the configuration's logger and the changes stay pending.
+///
+/// ## Topics
+///
+/// ### Creating a context
+/// - ``init(_:)``
+/// - ``container``
+///
+/// ### Changing models
+/// - ``insert(_:)``
+/// - ``delete(_:)``
+/// - ``delete(model:where:)``
+/// - ``hasChanges``
+/// - ``insertedModelsArray``
+/// - ``deletedModelsArray``
+/// - ``changedModelsArray``
+///
+/// ### Saving and discarding
+/// - ``save()``
+/// - ``rollback()``
+/// - ``transaction(block:)``
+/// - ``autosaveEnabled``
+///
+/// ### Fetching
+/// - ``fetch(_:)``
+/// - ``fetchCount(_:)``
+/// - ``fetchIdentifiers(_:)``
+/// - ``model(for:)``
+/// - ``registeredModel(for:)``
+public final class ModelContext {
+    /// The container whose store the context reads and writes.
+    public let container: ModelContainer
+
+    /// Whether the context saves by itself after changes; see "Autosave" above.
+    public var autosaveEnabled = false
+
+    /// One object per persisted model.
+    var registry: [PersistentIdentifier: any PersistentModel] = [:]
+    /// Models inserted since the last save, in insertion order.
+    var inserted: [ObjectIdentifier: any PersistentModel] = [:]
+    var insertionOrder: [ObjectIdentifier] = []
+    /// Models marked for deletion since the last save.
+    var deleted: [ObjectIdentifier: any PersistentModel] = [:]
+    /// Persisted models with unsaved changes.
+    var dirty: [ObjectIdentifier: any PersistentModel] = [:]
+    /// The store generation the registered objects reflect.
+    var seenGeneration: UInt64
+    var mappings: [ObjectIdentifier: EntityMapping] = [:]
+    private var autosaveScheduled = false
+    /// Whether this is the container's main context, the only one that autosaves.
+    var isMainContext = false
+
+    /// Creates a context for a container.
+    public init(_ container: ModelContainer) {
+        self.container = container
+        self.seenGeneration = container.store.read { $0.generation }
+    }
+
+    var store: Store { container.store }
+
+    // MARK: - Changing models
+
+    /// Starts tracking a new model; the next save writes it, with every model it refers to
+    /// that is not in the store yet.
+    ///
+    /// Inserting a model that is already registered or inserted does nothing; inserting a model
+    /// marked for deletion cancels the deletion.
+    public func insert<T: PersistentModel>(_ model: T) {
+        let key = ObjectIdentifier(model)
+        if deleted.removeValue(forKey: key) != nil { return }
+        if inserted[key] != nil || model.storedIdentifier != nil { return }
+        _ = mapping(for: T.self)
+        inserted[key] = model
+        insertionOrder.append(key)
+        model._$storage.observer = self
+        scheduleAutosave()
+        // Relationships set by the model's initializer bypass the observer: keep their inverses
+        // in step now, and insert the models they reach.
+        for property in mapping(for: T.self).relationshipProperties {
+            let related = model.rawRelationship(property)
+            if !related.isEmpty { self.model(model, didSetRelationship: property, from: [], to: related) }
+        }
+    }
+
+    /// Marks a model for deletion at the next save, when its delete rules are applied.
+    ///
+    /// Deleting a model inserted since the last save forgets it.
+    public func delete<T: PersistentModel>(_ model: T) {
+        let key = ObjectIdentifier(model)
+        if inserted.removeValue(forKey: key) != nil {
+            insertionOrder.removeAll { $0 == key }
+            return
+        }
+        guard model.storedIdentifier != nil else { return }
+        deleted[key] = model
+        scheduleAutosave()
+    }
+
+    /// Marks every model of a type that matches a predicate for deletion.
+    ///
+    /// - Parameters:
+    ///   - model: The model type.
+    ///   - predicate: Which models to delete; `nil` deletes every model of the type.
+    /// - Throws: An error evaluating the predicate.
+    public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil) throws {
+        for match in try fetch(FetchDescriptor<T>(predicate: predicate)) { delete(match) }
+    }
+
+    /// Whether the context has unsaved inserts, deletes or changes.
+    public var hasChanges: Bool {
+        !inserted.isEmpty || !deleted.isEmpty || dirty.values.contains { $0.hasChanges }
+    }
+
+    /// The models inserted since the last save, in insertion order.
+    public var insertedModelsArray: [any PersistentModel] {
+        insertionOrder.compactMap { inserted[$0] }
+    }
+
+    /// The models marked for deletion since the last save.
+    public var deletedModelsArray: [any PersistentModel] { Array(deleted.values) }
+
+    /// The persisted models with unsaved changes.
+    public var changedModelsArray: [any PersistentModel] { dirty.values.filter { $0.hasChanges } }
+
+    // MARK: - Discarding
+
+    /// Discards every unsaved insert, delete and change.
+    ///
+    /// Changed models get their saved values back; inserted models are forgotten.
+    public func rollback() {
+        for model in inserted.values { model._$storage.observer = nil }
+        inserted.removeAll()
+        insertionOrder.removeAll()
+        deleted.removeAll()
+        let changed = Array(dirty.values)
+        dirty.removeAll()
+        for model in changed {
+            reload(model)
+        }
+    }
+
+    /// Runs `block` and saves; when `block` or the save throws, rolls back and rethrows.
+    ///
+    /// - Throws: What `block` or ``save()`` throws.
+    public func transaction(block: () throws -> Void) throws {
+        do {
+            try block()
+            try save()
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    // MARK: - Internals
+
+    func mapping<T: PersistentModel>(for type: T.Type) -> EntityMapping {
+        let key = ObjectIdentifier(type)
+        if let mapping = mappings[key] { return mapping }
+        let mapping = store.read { EntityMapping(type, projection: $0.projection) }
+        mappings[key] = mapping
+        return mapping
+    }
+
+    func mapping(of model: any PersistentModel) -> EntityMapping {
+        func open<T: PersistentModel>(_ model: T) -> EntityMapping { mapping(for: T.self) }
+        return open(model)
+    }
+
+    /// Inserts a model reached through a relationship, unless the context already knows it.
+    func insertIfNew(_ model: any PersistentModel) {
+        if model.storedIdentifier != nil || inserted[ObjectIdentifier(model)] != nil { return }
+        func open<T: PersistentModel>(_ model: T) { insert(model) }
+        open(model)
+    }
+
+    func scheduleAutosave() {
+        guard autosaveEnabled, isMainContext, !autosaveScheduled else { return }
+        autosaveScheduled = true
+        let unchecked = UncheckedContext(context: self)
+        Task { @MainActor in
+            let context = unchecked.context
+            context.autosaveScheduled = false
+            guard context.hasChanges else { return }
+            do {
+                try context.save()
+            } catch {
+                context.store.logger.error("autosave failed; the changes stay pending", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}
+
+/// Carries the main context into the autosave task. Only the main context autosaves by
+/// default, and it lives on the main actor, where the task runs.
+private struct UncheckedContext: @unchecked Sendable {
+    let context: ModelContext
+}

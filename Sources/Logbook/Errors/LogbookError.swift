@@ -42,6 +42,10 @@ public struct LogbookError: Error, Sendable, CustomStringConvertible {
             case unsupportedFormat
             case notAStore
             case invalidArgument
+            case schemaMismatch
+            case saveNotAllowed
+            case validationFailed
+            case migrationFailed
         }
 
         private let value: Value
@@ -69,6 +73,15 @@ public struct LogbookError: Error, Sendable, CustomStringConvertible {
         public static let notAStore = Code(.notAStore)
         /// An argument is out of range.
         public static let invalidArgument = Code(.invalidArgument)
+        /// The store's schema is not the models' schema, and no migration plan connects them.
+        public static let schemaMismatch = Code(.schemaMismatch)
+        /// The container's configuration does not allow saving.
+        public static let saveNotAllowed = Code(.saveNotAllowed)
+        /// A save broke a rule of the schema: a `.deny` delete rule, a minimum or maximum model
+        /// count, or a relationship to an object that is not in the store.
+        public static let validationFailed = Code(.validationFailed)
+        /// A migration stage failed; the store is left at its old version.
+        public static let migrationFailed = Code(.migrationFailed)
 
         public var description: String { value.rawValue }
 
@@ -138,6 +151,14 @@ extension LogbookError {
     public static let notAStore = Code.notAStore
     /// See ``Code/invalidArgument``.
     public static let invalidArgument = Code.invalidArgument
+    /// See ``Code/schemaMismatch``.
+    public static let schemaMismatch = Code.schemaMismatch
+    /// See ``Code/saveNotAllowed``.
+    public static let saveNotAllowed = Code.saveNotAllowed
+    /// See ``Code/validationFailed``.
+    public static let validationFailed = Code.validationFailed
+    /// See ``Code/migrationFailed``.
+    public static let migrationFailed = Code.migrationFailed
 
     /// An error for a failed system call, naming the call and the path.
     static func system(_ call: String, path: String, _ errno: Errno, offset: Int64? = nil) -> LogbookError {

@@ -1,0 +1,48 @@
+import Foundation
+
+/// What to fetch: a predicate, a sort order, and a window of the results.
+///
+/// ```swift
+/// var descriptor = FetchDescriptor<Trip>(
+///     predicate: #Predicate { $0.destination == "Lisbon" },
+///     sortBy: [SortDescriptor(\.startDate)])
+/// descriptor.fetchLimit = 10
+/// let trips = try context.fetch(descriptor)
+/// ```
+///
+/// An equality predicate on a unique attribute (`#Predicate<Trip> { $0.name == name }`) is
+/// answered from the unique index, without looking at other objects.
+///
+/// ## Topics
+///
+/// ### Creating a descriptor
+/// - ``init(predicate:sortBy:)``
+///
+/// ### Options
+/// - ``predicate``
+/// - ``sortBy``
+/// - ``fetchLimit``
+/// - ``fetchOffset``
+/// - ``includePendingChanges``
+public struct FetchDescriptor<T: PersistentModel> {
+    /// Which models to fetch; `nil` fetches every model of the type.
+    public var predicate: Predicate<T>?
+    /// The order of the results; models that compare equal keep their identifier order.
+    public var sortBy: [SortDescriptor<T>]
+    /// The most models to return, after ``fetchOffset``; `nil` for no limit.
+    public var fetchLimit: Int?
+    /// How many models to skip from the start of the sorted results.
+    public var fetchOffset: Int?
+    /// Whether unsaved inserts, changes and deletes of the context count. Defaults to `true`.
+    public var includePendingChanges = true
+
+    /// Creates a descriptor.
+    ///
+    /// - Parameters:
+    ///   - predicate: Which models to fetch; `nil` fetches every model of the type.
+    ///   - sortBy: The order of the results.
+    public init(predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {
+        self.predicate = predicate
+        self.sortBy = sortBy
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+
+/// Where and how a ``ModelContainer`` keeps its data.
+///
+/// ```swift
+/// let configuration = ModelConfiguration(url: URL(fileURLWithPath: "/var/lib/trips/trips.store"))
+/// let container = try ModelContainer(for: Trip.self, configurations: configuration)
+///
+/// let scratch = ModelConfiguration(isStoredInMemoryOnly: true)   // writes no file
+/// ```
+///
+/// A store on disk is a directory (see <doc:OnDiskFormat>); it is created on first use.
+///
+/// ## Topics
+///
+/// ### Creating a configuration
+/// - ``init(url:allowsSave:durability:logger:)``
+/// - ``init(isStoredInMemoryOnly:allowsSave:logger:)``
+///
+/// ### Settings
+/// - ``url``
+/// - ``isStoredInMemoryOnly``
+/// - ``allowsSave``
+/// - ``durability``
+/// - ``Durability``
+/// - ``logger``
+public struct ModelConfiguration: Sendable {
+    /// When a save reaches the disk.
+    public enum Durability: Sendable, Hashable {
+        /// `save()` returns once the batch is on disk (`fdatasync`, and `fsync` of the store
+        /// directory when a segment file was created). The default.
+        case durable
+        /// `save()` returns once the batch is handed to the operating system. A crash of the
+        /// process loses nothing; a crash of the machine can lose the latest saves, never the
+        /// integrity of the earlier ones.
+        case relaxed
+    }
+
+    /// The store directory; unused when ``isStoredInMemoryOnly`` is `true`.
+    public var url: URL
+    /// Whether the store lives in memory only and writes no file.
+    public var isStoredInMemoryOnly: Bool
+    /// Whether contexts may save. A container that does not allow saving opens the store without
+    /// writing to it, but still takes the store's writer lock.
+    public var allowsSave: Bool
+    /// When a save reaches the disk.
+    public var durability: Durability
+    /// Where Logbook reports what it repaired on open (a torn write cut off after a crash) and
+    /// failed autosaves. Defaults to a logger that discards everything.
+    public var logger: Logger
+
+    /// A store in the directory at `url`.
+    ///
+    /// - Parameters:
+    ///   - url: The store directory, created on first use.
+    ///   - allowsSave: Whether contexts may save.
+    ///   - durability: When a save reaches the disk.
+    ///   - logger: Where to report repairs and failed autosaves.
+    public init(
+        url: URL,
+        allowsSave: Bool = true,
+        durability: Durability = .durable,
+        logger: Logger = Logger(label: "Logbook", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.url = url
+        self.isStoredInMemoryOnly = false
+        self.allowsSave = allowsSave
+        self.durability = durability
+        self.logger = logger
+    }
+
+    /// A store in memory, or the default store on disk.
+    ///
+    /// The default store is `default.store` in the current directory.
+    ///
+    /// - Parameters:
+    ///   - isStoredInMemoryOnly: Whether the store lives in memory only and writes no file.
+    ///   - allowsSave: Whether contexts may save.
+    ///   - logger: Where to report repairs and failed autosaves.
+    public init(
+        isStoredInMemoryOnly: Bool = false,
+        allowsSave: Bool = true,
+        logger: Logger = Logger(label: "Logbook", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.url = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
+            "default.store"
+        )
+        self.isStoredInMemoryOnly = isStoredInMemoryOnly
+        self.allowsSave = allowsSave
+        self.durability = .durable
+        self.logger = logger
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+extension ModelContext {
+    // MARK: - Fetching
+
+    /// The models that match a descriptor, in its order.
+    ///
+    /// Models already registered in the context are returned as they are, unsaved changes
+    /// included; others are created from the store. With
+    /// ``FetchDescriptor/includePendingChanges`` (the default), unsaved inserts count and models
+    /// marked for deletion do not.
+    ///
+    /// - Complexity: O(1) for an equality on a unique attribute, answered from the unique
+    ///   index; otherwise O(*n* log *n*) in the number of models of the type.
+    /// - Throws: An error evaluating the predicate, or ``SchemaError`` when a stored value no
+    ///   longer converts to its property's type.
+    public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        var models = try candidates(descriptor)
+        if let predicate = descriptor.predicate {
+            models = try models.filter { try predicate.evaluate($0) }
+        }
+        if !descriptor.sortBy.isEmpty {
+            models.sort(using: descriptor.sortBy)
+        }
+        let offset = min(max(descriptor.fetchOffset ?? 0, 0), models.count)
+        let end = descriptor.fetchLimit.map { min(models.count, offset + max($0, 0)) } ?? models.count
+        return offset == 0 && end == models.count ? models : Array(models[offset..<end])
+    }
+
+    /// The number of models that match a descriptor (its limit and offset included).
+    ///
+    /// - Throws: See ``fetch(_:)``.
+    public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        if descriptor.predicate == nil, descriptor.fetchOffset == nil, descriptor.fetchLimit == nil,
+            !descriptor.includePendingChanges || (inserted.isEmpty && deleted.isEmpty)
+        {
+            let table = mapping(for: T.self).table
+            return store.read { $0.projection.tables[table].rows.count }
+        }
+        return try fetch(descriptor).count
+    }
+
+    /// The identifiers of the models that match a descriptor, in its order.
+    ///
+    /// - Throws: See ``fetch(_:)``.
+    public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier]
+    {
+        try fetch(descriptor).map(\.persistentModelID)
+    }
+
+    /// The model with an identifier: the registered object, or one created from the store.
+    ///
+    /// - Returns: `nil` when the store has no such model and the context has not inserted it.
+    public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+        if let registered = registry[identifier] { return registered }
+        if let pending = inserted.values.first(where: { $0.persistentModelID == identifier }) { return pending }
+        guard !identifier.isTemporary, let type = store.schema.modelType(forEntity: identifier.entityName) else {
+            return nil
+        }
+        return try? materialize(type, identifier.number)
+    }
+
+    /// The model with an identifier if the context has it registered already, without
+    /// looking at the store.
+    public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
+        if let registered = registry[identifier] as? T { return registered }
+        return inserted.values.first { $0.persistentModelID == identifier } as? T
+    }
+
+    // MARK: - Internals
+
+    private func candidates<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        refreshIfStoreChanged()
+        let mapping = mapping(for: T.self)
+        var models: [T] = []
+        if let predicate = descriptor.predicate, let unique = uniqueMatch(predicate, mapping: mapping) {
+            if let id = unique, let model = try materialize(T.self, id, mapping: mapping) {
+                models.append(model)
+            }
+        } else {
+            let rows = store.read { $0.projection.tables[mapping.table].rows }
+            models.reserveCapacity(rows.count)
+            for id in rows.keys.sorted() {
+                guard let row = rows[id] else { continue }
+                models.append(try materialize(T.self, id, row: row, mapping: mapping))
+            }
+        }
+        guard descriptor.includePendingChanges else { return models }
+        if !deleted.isEmpty {
+            models.removeAll { deleted[ObjectIdentifier($0)] != nil }
+        }
+        for key in insertionOrder {
+            if let model = inserted[key] as? T { models.append(model) }
+        }
+        return models
+    }
+
+    /// The registered object of a stored model, created from its row when needed.
+    func materialize<T: PersistentModel>(_ type: T.Type, _ id: UInt64, mapping: EntityMapping) throws -> T? {
+        let identifier = PersistentIdentifier(entityName: T.entityName, number: id)
+        if let registered = registry[identifier] as? T { return registered }
+        guard let row = store.read({ $0.projection.tables[mapping.table].rows[id] }) else { return nil }
+        return try materialize(T.self, id, row: row, mapping: mapping)
+    }
+
+    func materialize(_ type: any PersistentModel.Type, _ id: UInt64) throws -> (any PersistentModel)? {
+        func open<T: PersistentModel>(_ type: T.Type) throws -> (any PersistentModel)? {
+            try materialize(T.self, id, mapping: mapping(for: T.self))
+        }
+        return try open(type)
+    }
+
+    private func materialize<T: PersistentModel>(
+        _ type: T.Type,
+        _ id: UInt64,
+        row: Row,
+        mapping: EntityMapping
+    ) throws -> T {
+        let identifier = PersistentIdentifier(entityName: T.entityName, number: id)
+        if let registered = registry[identifier] as? T { return registered }
+        var values = [AttributeValue](repeating: .null, count: mapping.slots.count)
+        for (property, slot) in mapping.slots.enumerated() {
+            if case .attribute(let attribute) = slot { values[property] = row.values[attribute] }
+        }
+        let storage = _$ModelStorage(
+            identifier: identifier,
+            observer: self,
+            faulted: PropertySet(mapping.relationshipProperties)
+        )
+        let model = try T(_$storage: storage, values: values)
+        registry[identifier] = model
+        return model
+    }
+
+    /// Brings registered models without unsaved changes up to date after another context saved.
+    func refreshIfStoreChanged() {
+        let generation = store.read { $0.generation }
+        guard generation != seenGeneration else { return }
+        seenGeneration = generation
+        for model in registry.values
+        where dirty[ObjectIdentifier(model)] == nil && deleted[ObjectIdentifier(model)] == nil {
+            reload(model, clearChanges: false)
+        }
+    }
+
+    /// Gives a model its saved attribute values back and unloads its relationships.
+    func reload(_ model: any PersistentModel, clearChanges: Bool = true) {
+        guard let id = model.storedIdentifier else { return }
+        let mapping = mapping(of: model)
+        guard let row = store.read({ $0.projection.tables[mapping.table].rows[id] }) else { return }
+        for (property, slot) in mapping.slots.enumerated() {
+            guard case .attribute(let attribute) = slot else { continue }
+            if (try? model.readAttribute(property)) != row.values[attribute] {
+                try? model.writeAttribute(property, row.values[attribute], observed: true)
+            }
+        }
+        for property in mapping.relationshipProperties {
+            model.writeRelationship(property, [], observed: true)
+        }
+        model._$storage.faultedProperties = PropertySet(mapping.relationshipProperties)
+        if clearChanges { model._$storage.clearChanges() }
+    }
+}

@@ -1,0 +1,100 @@
+extension ModelContext: ModelObserver {
+    func modelDidBecomeDirty(_ model: any PersistentModel) {
+        guard model.storedIdentifier != nil else { return }
+        dirty[ObjectIdentifier(model)] = model
+        scheduleAutosave()
+    }
+
+    /// Keeps the inverse side in step, in memory, as soon as one side is set; inserts models
+    /// that become reachable from this context.
+    func model(
+        _ model: any PersistentModel,
+        didSetRelationship index: Int,
+        from oldValue: [any PersistentModel],
+        to newValue: [any PersistentModel]
+    ) {
+        for related in newValue { insertIfNew(related) }
+        guard let inverse = inverseProperty(of: model, index) else { return }
+        let before = Set(oldValue.map(ObjectIdentifier.init))
+        let after = Set(newValue.map(ObjectIdentifier.init))
+        for target in oldValue where !after.contains(ObjectIdentifier(target)) {
+            remove(model, from: target, inverse)
+        }
+        for target in newValue where !before.contains(ObjectIdentifier(target)) {
+            add(model, to: target, inverse, partnerProperty: index)
+        }
+    }
+
+    func resolveFault(of model: any PersistentModel, relationship index: Int) {
+        guard let id = model.storedIdentifier else { return }
+        let mapping = mapping(of: model)
+        guard case .relationship(let relationship) = mapping.slots[index] else { return }
+        let ids = store.read { state in
+            state.projection.tables[mapping.table].rows[id]?.relationships[relationship] ?? []
+        }
+        let targetType = model.relationshipTargetType(index)
+        let targets = ids.compactMap { try? materialize(targetType, $0) }
+        model.writeRelationship(index, targets, observed: false)
+    }
+
+    // MARK: - Inverses
+
+    /// The property index of the inverse of `model`'s relationship at `index`, on the target type.
+    func inverseProperty(of model: any PersistentModel, _ index: Int) -> Int? {
+        let mapping = mapping(of: model)
+        guard case .relationship(let relationship) = mapping.slots[index] else { return nil }
+        let link = store.read { $0.projection.links[mapping.table][relationship] }
+        guard let inverse = link.inverse else { return nil }
+        let targetType = model.relationshipTargetType(index)
+        func open<T: PersistentModel>(_ type: T.Type) -> Int? {
+            self.mapping(for: T.self).property(ofRelationship: inverse)
+        }
+        return open(targetType)
+    }
+
+    /// The related models, loading a fault first.
+    func currentRelationship(_ model: any PersistentModel, _ property: Int) -> [any PersistentModel] {
+        if model._$storage._$isFaulted(property) {
+            model._$storage.faultedProperties.remove(property)
+            resolveFault(of: model, relationship: property)
+        }
+        return model.rawRelationship(property)
+    }
+
+    private func remove(_ model: any PersistentModel, from target: any PersistentModel, _ property: Int) {
+        let current = currentRelationship(target, property)
+        guard current.contains(where: { $0 === model }) else { return }
+        target.writeRelationship(property, current.filter { $0 !== model }, observed: true)
+        noteRelationshipChange(target, property)
+    }
+
+    private func add(
+        _ model: any PersistentModel,
+        to target: any PersistentModel,
+        _ property: Int,
+        partnerProperty: Int
+    ) {
+        let current = currentRelationship(target, property)
+        if current.contains(where: { $0 === model }) { return }
+        if target.relationshipIsToMany(property) {
+            target.writeRelationship(property, current + [model], observed: true)
+        } else {
+            // A to-one side lets go of its previous partner, which loses `target` in turn.
+            if let previous = current.first {
+                let previousSide = currentRelationship(previous, partnerProperty)
+                previous.writeRelationship(partnerProperty, previousSide.filter { $0 !== target }, observed: true)
+                noteRelationshipChange(previous, partnerProperty)
+            }
+            target.writeRelationship(property, [model], observed: true)
+        }
+        noteRelationshipChange(target, property)
+    }
+
+    /// Records a relationship change made on the user's behalf, so that the next save writes it.
+    func noteRelationshipChange(_ model: any PersistentModel, _ property: Int) {
+        model._$storage.markChanged(property)
+        if model.storedIdentifier != nil {
+            dirty[ObjectIdentifier(model)] = model
+        }
+    }
+}

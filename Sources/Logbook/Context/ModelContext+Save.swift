@@ -1,0 +1,272 @@
+extension ModelContext {
+    /// Writes every unsaved insert, change and delete as one batch of events.
+    ///
+    /// The batch is atomic: after a crash either all of it is in the store or none of it is.
+    /// With the default durability, `save()` returns once the batch is on disk.
+    ///
+    /// Before writing, the save applies delete rules (`.cascade` deletes the related models,
+    /// `.nullify` clears their references, `.deny` refuses the save while related models
+    /// remain) and checks minimum and maximum model counts. Inserting a model whose unique
+    /// attribute collides with a stored model updates that model instead (an *upsert*): the
+    /// inserted values win, to-many relationships are united, and the inserted object takes the
+    /// stored model's identifier.
+    ///
+    /// - Throws: ``LogbookError`` with code ``LogbookError/Code/validationFailed`` naming the
+    ///   entity, relationship and count when a rule is broken;
+    ///   ``LogbookError/Code/saveNotAllowed`` when the configuration does not allow saving;
+    ///   ``LogbookError/Code/io`` or ``LogbookError/Code/writerFailed`` when the write fails.
+    ///   A failed save writes nothing and leaves the changes pending.
+    public func save() throws {
+        guard hasChanges else {
+            dirty.removeAll()
+            return
+        }
+        let deletions = try deletionClosure()
+        let inserts = insertionOrder.compactMap { inserted[$0] }
+        let changes = dirty.values.filter { deletions[ObjectIdentifier($0)] == nil && $0.hasChanges }
+        try validateCounts(inserts + changes)
+        var allocated: [ObjectIdentifier: UInt64] = [:]
+        let commit = try store.commit { scratch in
+            for model in inserts { allocated[ObjectIdentifier(model)] = scratch.allocateIdentifier() }
+            let identify: (any PersistentModel) throws -> UInt64 = { model in
+                if let id = model.storedIdentifier ?? allocated[ObjectIdentifier(model)] { return id }
+                throw LogbookError(
+                    .validationFailed,
+                    "a relationship refers to a \(type(of: model).entityName) that is neither in the store nor inserted in this context"
+                )
+            }
+            // Inserts first, each referring only to objects already in the store or inserted
+            // before it in the batch; the references to later ones, and every to-many link,
+            // follow once all the objects exist.
+            var events: [Event] = []
+            var relationships: [Event] = []
+            var emitted: Set<UInt64> = []
+            for model in inserts {
+                let id = try identify(model)
+                let (insert, deferred) = try insertEvents(model, id: id, identify: identify, emitted: emitted, scratch)
+                events.append(insert)
+                relationships += deferred
+                emitted.insert(id)
+            }
+            events += relationships
+            for model in changes {
+                events += try updateEvents(model, identify: identify, scratch)
+            }
+            for model in deletions.values {
+                guard let id = model.storedIdentifier else { continue }
+                events.append(.delete(entity: type(of: model).entityName, id: id))
+            }
+            return events
+        }
+        finishSave(commit, inserts: inserts, allocated: allocated, changes: changes, deletions: deletions)
+    }
+
+    // MARK: - Delete rules
+
+    /// The models a save deletes: those marked, and those reached through `.cascade`. Applies
+    /// `.nullify` in memory, and refuses the save for `.deny`.
+    private func deletionClosure() throws -> [ObjectIdentifier: any PersistentModel] {
+        var closure = deleted
+        var queue = Array(deleted.values)
+        while let model = queue.popLast() {
+            let mapping = mapping(of: model)
+            let entity = store.read { $0.projection.tables[mapping.table].entity }
+            for property in mapping.relationshipProperties {
+                guard case .relationship(let index) = mapping.slots[property],
+                    entity.relationships[index].deleteRule == .cascade
+                else { continue }
+                for target in currentRelationship(model, property) where closure[ObjectIdentifier(target)] == nil {
+                    if inserted[ObjectIdentifier(target)] != nil {
+                        delete(target)
+                        continue
+                    }
+                    closure[ObjectIdentifier(target)] = target
+                    queue.append(target)
+                }
+            }
+        }
+        for model in closure.values {
+            let mapping = mapping(of: model)
+            let entity = store.read { $0.projection.tables[mapping.table].entity }
+            for property in mapping.relationshipProperties {
+                guard case .relationship(let index) = mapping.slots[property] else { continue }
+                let relationship = entity.relationships[index]
+                let remaining = currentRelationship(model, property).filter { closure[ObjectIdentifier($0)] == nil }
+                if relationship.deleteRule == .deny && !remaining.isEmpty {
+                    throw LogbookError(
+                        .validationFailed,
+                        "cannot delete \(model.persistentModelID): its relationship '\(entity.name).\(relationship.name)' has the .deny delete rule and \(remaining.count) related model(s) remain"
+                    )
+                }
+            }
+        }
+        // Nullify: the models that remain let go of the deleted ones, in memory, so that the
+        // references are written as explicit changes in the same batch.
+        for model in closure.values {
+            let mapping = mapping(of: model)
+            for property in mapping.relationshipProperties {
+                guard let inverse = inverseProperty(of: model, property) else { continue }
+                for target in currentRelationship(model, property) where closure[ObjectIdentifier(target)] == nil {
+                    let current = currentRelationship(target, inverse)
+                    guard current.contains(where: { $0 === model }) else { continue }
+                    target.writeRelationship(inverse, current.filter { $0 !== model }, observed: true)
+                    noteRelationshipChange(target, inverse)
+                }
+            }
+        }
+        return closure
+    }
+
+    // MARK: - Validation
+
+    private func validateCounts(_ models: [any PersistentModel]) throws {
+        for model in models {
+            let mapping = mapping(of: model)
+            let entity = store.read { $0.projection.tables[mapping.table].entity }
+            let isNew = model.storedIdentifier == nil
+            for property in mapping.relationshipProperties {
+                guard case .relationship(let index) = mapping.slots[property] else { continue }
+                let relationship = entity.relationships[index]
+                guard relationship.minimumModelCount != nil || relationship.maximumModelCount != nil,
+                    isNew || model._$storage.changedProperties.contains(property)
+                else { continue }
+                let count = currentRelationship(model, property).count
+                if let minimum = relationship.minimumModelCount, minimum > 0, count < minimum {
+                    throw LogbookError(
+                        .validationFailed,
+                        "\(entity.name).\(relationship.name) of \(model.persistentModelID) has \(count) model(s), fewer than its minimumModelCount of \(minimum)"
+                    )
+                }
+                if let maximum = relationship.maximumModelCount, maximum > 0, count > maximum {
+                    throw LogbookError(
+                        .validationFailed,
+                        "\(entity.name).\(relationship.name) of \(model.persistentModelID) has \(count) model(s), more than its maximumModelCount of \(maximum)"
+                    )
+                }
+            }
+        }
+    }
+
+    // MARK: - Events
+
+    /// The insert event of a new model, and the events that must follow every insert of the
+    /// batch: to-many links, and to-one references to models inserted later in the batch.
+    private func insertEvents(
+        _ model: any PersistentModel,
+        id: UInt64,
+        identify: (any PersistentModel) throws -> UInt64,
+        emitted: Set<UInt64>,
+        _ projection: Projection
+    ) throws -> (Event, [Event]) {
+        let mapping = mapping(of: model)
+        let entityName = type(of: model).entityName
+        var attributes: [Event.Field] = []
+        var toOne: [Event.Reference] = []
+        var links: [Event] = []
+        for (property, slot) in mapping.slots.enumerated() {
+            switch slot {
+            case .attribute:
+                attributes.append(Event.Field(model.propertyName(property), try model.readAttribute(property)))
+            case .relationship(let index):
+                let link = projection.links[mapping.table][index]
+                guard link.isRecorded else { continue }
+                let targets = try model.rawRelationship(property).map(identify)
+                if link.isToMany {
+                    if !targets.isEmpty {
+                        links.append(
+                            .link(
+                                .init(
+                                    entity: entityName,
+                                    id: id,
+                                    relationship: model.propertyName(property),
+                                    targets: targets
+                                )
+                            )
+                        )
+                    }
+                } else if let target = targets.first {
+                    let reference = Event.Reference(model.propertyName(property), target)
+                    if model.relationshipTargetIsStoredOrEmitted(property, target, emitted) {
+                        toOne.append(reference)
+                    } else {
+                        links.append(.update(.init(entity: entityName, id: id, attributes: [], toOne: [reference])))
+                    }
+                }
+            }
+        }
+        return (.insert(.init(entity: entityName, id: id, attributes: attributes, toOne: toOne)), links)
+    }
+
+    private func updateEvents(
+        _ model: any PersistentModel,
+        identify: (any PersistentModel) throws -> UInt64,
+        _ projection: Projection
+    ) throws -> [Event] {
+        guard let id = model.storedIdentifier else { return [] }
+        let mapping = mapping(of: model)
+        let entityName = type(of: model).entityName
+        var attributes: [Event.Field] = []
+        var toOne: [Event.Reference] = []
+        var links: [Event] = []
+        for property in model._$storage.changedProperties {
+            switch mapping.slots[property] {
+            case .attribute:
+                attributes.append(Event.Field(model.propertyName(property), try model.readAttribute(property)))
+            case .relationship(let index):
+                let link = projection.links[mapping.table][index]
+                guard link.isRecorded, !model._$storage._$isFaulted(property) else { continue }
+                let targets = try model.rawRelationship(property).map(identify)
+                if !link.isToMany {
+                    toOne.append(Event.Reference(model.propertyName(property), targets.first))
+                    continue
+                }
+                let stored = projection.tables[mapping.table].rows[id]?.relationships[index] ?? []
+                let added = targets.filter { !stored.contains($0) }
+                let removed = stored.filter { !targets.contains($0) }
+                let name = model.propertyName(property)
+                if !removed.isEmpty {
+                    links.append(.unlink(.init(entity: entityName, id: id, relationship: name, targets: removed)))
+                }
+                if !added.isEmpty {
+                    links.append(.link(.init(entity: entityName, id: id, relationship: name, targets: added)))
+                }
+            }
+        }
+        guard !attributes.isEmpty || !toOne.isEmpty else { return links }
+        return [.update(.init(entity: entityName, id: id, attributes: attributes, toOne: toOne))] + links
+    }
+
+    // MARK: - After a successful commit
+
+    private func finishSave(
+        _ commit: Store.Commit,
+        inserts: [any PersistentModel],
+        allocated: [ObjectIdentifier: UInt64],
+        changes: [any PersistentModel],
+        deletions: [ObjectIdentifier: any PersistentModel]
+    ) {
+        for model in inserts {
+            guard let id = allocated[ObjectIdentifier(model)] else { continue }
+            let survivor = commit.survivors[id] ?? id
+            let identifier = PersistentIdentifier(entityName: type(of: model).entityName, number: survivor)
+            model._$storage.persistentIdentifier = identifier
+            model._$storage.clearChanges()
+            if let existing = registry[identifier], existing !== model {
+                // An upsert merged this object into a stored one that the context already had:
+                // bring that object up to date too; both now stand for the same model.
+                reload(existing)
+            } else {
+                registry[identifier] = model
+            }
+        }
+        for model in changes { model._$storage.clearChanges() }
+        for model in deletions.values {
+            if let identifier = model._$storage.persistentIdentifier { registry[identifier] = nil }
+        }
+        inserted.removeAll()
+        insertionOrder.removeAll()
+        deleted.removeAll()
+        dirty.removeAll()
+        if commit.generation == seenGeneration + 1 { seenGeneration = commit.generation }
+    }
+}

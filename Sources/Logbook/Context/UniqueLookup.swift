@@ -1,0 +1,60 @@
+import Foundation
+
+/// Recognises `#Predicate { $0.property == value }` (either way round) in a predicate's
+/// expression tree, so that a fetch on a unique attribute can use the unique index.
+protocol EqualityToConstant {
+    /// The key path compared and the constant it is compared with.
+    var keyPathAndValue: (AnyKeyPath, Any)? { get }
+}
+
+extension PredicateExpressions.Equal: EqualityToConstant {
+    var keyPathAndValue: (AnyKeyPath, Any)? {
+        if let keyPath = lhs as? any KeyPathOnVariable, let value = rhs as? any ConstantValue {
+            return (keyPath.anyKeyPath, value.anyValue)
+        }
+        if let keyPath = rhs as? any KeyPathOnVariable, let value = lhs as? any ConstantValue {
+            return (keyPath.anyKeyPath, value.anyValue)
+        }
+        return nil
+    }
+}
+
+protocol KeyPathOnVariable {
+    var anyKeyPath: AnyKeyPath { get }
+}
+
+extension PredicateExpressions.KeyPath: KeyPathOnVariable where Root: VariableExpression {
+    var anyKeyPath: AnyKeyPath { keyPath }
+}
+
+/// Marks the variable expression, so that only `$0.property` (not `$0.a.b`) qualifies.
+protocol VariableExpression {}
+extension PredicateExpressions.Variable: VariableExpression {}
+
+protocol ConstantValue {
+    var anyValue: Any { get }
+}
+
+extension PredicateExpressions.Value: ConstantValue {
+    var anyValue: Any { value }
+}
+
+extension ModelContext {
+    /// The identifier of the one model a predicate can match, when it is an equality on a
+    /// unique attribute: `.some(nil)` when no model matches, `nil` when the predicate is not
+    /// such an equality.
+    func uniqueMatch<T: PersistentModel>(_ predicate: Predicate<T>, mapping: EntityMapping) -> UInt64?? {
+        guard let equality = predicate.expression as? any EqualityToConstant,
+            let (keyPath, constant) = equality.keyPathAndValue,
+            let property = T._$binding.properties.firstIndex(where: { $0.keyPath == keyPath }),
+            case .attribute(let attribute) = mapping.slots[property],
+            let convertible = constant as? any AttributeValueConvertible
+        else { return nil }
+        let value = convertible.attributeValue
+        return store.read { state -> UInt64?? in
+            let table = state.projection.tables[mapping.table]
+            guard table.uniqueIndexes[attribute] != nil else { return nil }
+            return .some(table.lookup(unique: attribute, value))
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Logbook
+import SampleTrips
+import Testing
+
+struct ContextTests {
+    @Test(arguments: StoreKind.allCases)
+    func insertedModelsReadBackWithTheirValuesAndRelationships(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        do {
+            let context = ModelContext(try store.container())
+            let trip = makeTrip("Spring in Lisbon")
+            context.insert(trip)
+            trip.bucketList?.append(makeItem("Tram 28"))
+            trip.bucketList?.append(makeItem("Pastéis de nata"))
+            trip.livingAccommodation = LivingAccommodation(address: "Rua Augusta 1", placeName: "Casa")
+            #expect(context.hasChanges)
+            try context.save()
+            #expect(!context.hasChanges)
+        }
+        let context = try store.reopenedContext()
+        let trips = try context.fetch(FetchDescriptor<Trip>())
+        #expect(trips.count == 1)
+        let trip = try #require(trips.first)
+        #expect(trip.name == "Spring in Lisbon")
+        #expect(trip.destination == "Lisbon")
+        #expect(trip.startDate == baseDate)
+        #expect(trip.endDate == baseDate + 7 * day)
+        #expect(Set(trip.bucketList?.map(\.title) ?? []) == ["Tram 28", "Pastéis de nata"])
+        #expect(trip.bucketList?.allSatisfy { $0.trip === trip } == true, "the inverse is the same object")
+        #expect(trip.livingAccommodation?.placeName == "Casa")
+        #expect(trip.livingAccommodation?.trip === trip)
+        #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 2)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func settingOneSideSetsTheInverseBeforeAnySave(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        do {
+            let context = ModelContext(try store.container())
+            let trip = makeTrip("Kyoto")
+            let item = makeItem("Fushimi Inari")
+            context.insert(trip)
+            item.trip = trip
+            context.insert(item)
+            #expect(trip.bucketList?.contains { $0 === item } == true)
+            let other = makeTrip("Osaka")
+            context.insert(other)
+            other.bucketList = [item]
+            #expect(item.trip === other)
+            #expect(trip.bucketList?.contains { $0 === item } == false)
+            try context.save()
+        }
+        let reopened = try store.reopenedContext()
+        let osaka = try #require(
+            try reopened.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Osaka" })).first
+        )
+        #expect(osaka.bucketList?.map(\.title) == ["Fushimi Inari"])
+        let kyoto = try #require(
+            try reopened.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Kyoto" })).first
+        )
+        #expect(kyoto.bucketList?.isEmpty == true)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func oneObjectPerIdentifierWithinAContext(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        do {
+            let context = ModelContext(try store.container())
+            context.insert(makeTrip("A"))
+            try context.save()
+        }
+        let reopened = try store.reopenedContext()
+        let first = try reopened.fetch(FetchDescriptor<Trip>())
+        let second = try reopened.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "A" }))
+        #expect(first.count == 1)
+        #expect(first.first === second.first)
+        let identifier = try #require(first.first?.persistentModelID)
+        #expect(reopened.model(for: identifier) === first.first)
+        #expect((reopened.registeredModel(for: identifier) as Trip?) === first.first)
+        #expect(!identifier.isTemporary)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func updatesAreSavedAndReadBack(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        do {
+            let context = ModelContext(try store.container())
+            let trip = makeTrip("Reykjavik", destination: "Iceland")
+            context.insert(trip)
+            try context.save()
+            trip.destination = "Reykjavík"
+            #expect(context.hasChanges)
+            try context.save()
+        }
+        let reopened = try store.reopenedContext()
+        #expect(try reopened.fetch(FetchDescriptor<Trip>()).map(\.destination) == ["Reykjavík"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func transientPropertiesAreAtTheirDefaultsAfterAFetch(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        do {
+            let context = ModelContext(try store.container())
+            let trip = makeTrip("Views")
+            trip.tripViews = 12
+            context.insert(trip)
+            try context.save()
+        }
+        let reopened = try store.reopenedContext()
+        #expect(try reopened.fetch(FetchDescriptor<Trip>()).first?.tripViews == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func twoContextsSeeEachOthersSavedChangesAtTheirNextFetch(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        let container = try store.container()
+        let writer = ModelContext(container)
+        let reader = ModelContext(container)
+        let trip = makeTrip("Shared", destination: "Before")
+        writer.insert(trip)
+        try writer.save()
+        let seen = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        #expect(seen.destination == "Before")
+        #expect(seen !== trip, "each context has its own objects")
+        trip.destination = "After"
+        writer.insert(makeTrip("Second"))
+        try writer.save()
+        let again = try reader.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(again.map(\.name) == ["Second", "Shared"])
+        #expect(again.last === seen)
+        #expect(seen.destination == "After")
+    }
+}
