@@ -43,7 +43,7 @@ package final class EventLog: Sendable {
     package init(directory: String, configuration: LogConfiguration = LogConfiguration()) throws(LogbookError) {
         let syscalls = configuration.syscalls
         try Self.prepareDirectory(directory, configuration: configuration)
-        let lock = try StoreLock(directory: directory, syscalls: syscalls)
+        let lock = try StoreLock(directory: directory, timeout: configuration.lockTimeout, syscalls: syscalls)
         let recovery: RecoveryOutcome
         var segment: SystemFile?
         do throws(LogbookError) {

@@ -32,6 +32,8 @@ package struct LogConfiguration: Sendable {
     package var verification: LogOpenVerification = .full
     /// Whether opening a missing directory creates an empty store there.
     package var createIfMissing = true
+    /// How long an open waits for the writer lock before it reports the store as locked.
+    package var lockTimeout = 0.25
     /// Where recovery reports what it cut off.
     package var logger = Logger(label: "Logbook", factory: { _ in SwiftLogNoOpLogHandler() })
     package var syscalls: any Syscalls = PosixSyscalls()
