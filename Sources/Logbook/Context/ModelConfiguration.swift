@@ -49,6 +49,8 @@ public struct ModelConfiguration: Sendable {
     /// Where Logbook reports what it repaired on open (a torn write cut off after a crash) and
     /// failed autosaves. Defaults to a logger that discards everything.
     public var logger: Logger
+    /// The system-call layer; tests replace it to inject faults.
+    package var syscalls: any Syscalls = PosixSyscalls()
 
     /// A store in the directory at `url`.
     ///

@@ -53,6 +53,7 @@ final class Store: Sendable {
             logConfiguration.durability = configuration.durability == .durable ? .durable : .relaxed
             logConfiguration.verification = .lastSegment
             logConfiguration.logger = configuration.logger
+            logConfiguration.syscalls = configuration.syscalls
             let log = try EventLog(directory: directory, configuration: logConfiguration)
             self.log = log
             let recorded = try Self.replay(log.reader(), into: &state, fingerprint: fingerprint)

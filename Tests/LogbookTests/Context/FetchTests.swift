@@ -1,0 +1,80 @@
+import Foundation
+import Logbook
+import SampleTrips
+import Testing
+
+struct FetchTests {
+    /// A store with trips "T0" ... "T9": even ones to Lisbon, odd ones to Kyoto, start dates
+    /// in reverse order of their number.
+    private func seeded(_ kind: StoreKind) throws -> TestStore {
+        let store = TestStore(kind)
+        let context = ModelContext(try store.container())
+        for n in 0..<10 {
+            context.insert(makeTrip("T\(n)", destination: n % 2 == 0 ? "Lisbon" : "Kyoto", offset: Double(10 - n)))
+        }
+        try context.save()
+        return store
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func predicateSortLimitAndOffset(kind: StoreKind) throws {
+        let store = try seeded(kind)
+        let context = try store.reopenedContext()
+        var descriptor = FetchDescriptor<Trip>(
+            predicate: #Predicate { $0.destination == "Lisbon" },
+            sortBy: [SortDescriptor(\.startDate)]
+        )
+        #expect(try context.fetch(descriptor).map(\.name) == ["T8", "T6", "T4", "T2", "T0"])
+        descriptor.fetchOffset = 1
+        descriptor.fetchLimit = 2
+        #expect(try context.fetch(descriptor).map(\.name) == ["T6", "T4"])
+        #expect(try context.fetchCount(descriptor) == 2)
+        descriptor.fetchOffset = 10
+        #expect(try context.fetch(descriptor).isEmpty)
+        let reverse = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name, order: .reverse)])
+        #expect(try context.fetch(reverse).first?.name == "T9")
+        #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 10)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anEqualityOnTheUniqueNameFindsTheTripAndPendingChangesCount(kind: StoreKind) throws {
+        let store = try seeded(kind)
+        let context = try store.reopenedContext()
+        let name = "T7"
+        let found = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name }))
+        #expect(found.map(\.destination) == ["Kyoto"])
+        let reversed = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { name == $0.name }))
+        #expect(reversed.first === found.first)
+        #expect(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "nope" })).isEmpty)
+        // Unsaved inserts match unless the descriptor excludes pending changes.
+        context.insert(makeTrip("Pending"))
+        var pending = FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Pending" })
+        #expect(try context.fetch(pending).count == 1)
+        pending.includePendingChanges = false
+        #expect(try context.fetch(pending).isEmpty)
+        // Deleted models are gone from fetches before the save.
+        let doomed = try #require(found.first)
+        context.delete(doomed)
+        #expect(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "T7" })).isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func identifiersAndDeleteWhere(kind: StoreKind) throws {
+        let store = try seeded(kind)
+        do {
+            let context = try store.reopenedContext()
+            let identifiers = try context.fetchIdentifiers(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+            #expect(identifiers.count == 10)
+            #expect(Set(identifiers).count == 10)
+            #expect(identifiers.allSatisfy { $0.entityName == "Trip" && !$0.isTemporary })
+            try context.delete(model: Trip.self, where: #Predicate { $0.destination == "Kyoto" })
+            try context.save()
+        }
+        let context = try store.reopenedContext()
+        #expect(
+            try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == [
+                "T0", "T2", "T4", "T6", "T8",
+            ]
+        )
+    }
+}
