@@ -1,2 +1,0 @@
-import Testing
-struct PlaceholderMacroTests { @Test func nothing() { #expect(1 + 1 == 2) } }
