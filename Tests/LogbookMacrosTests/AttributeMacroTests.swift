@@ -17,11 +17,11 @@ struct AttributeMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                var name: String
-                var photo: Data?
-            }
-            """#,
+                final class Trip {
+                    var name: String
+                    var photo: Data?
+                }
+                """#,
             macros: attributeOnly
         )
     }
@@ -35,10 +35,10 @@ struct AttributeMacroTests {
             }
             """,
             expandedSource: """
-            final class Trip {
-                var value: \(type)
-            }
-            """,
+                final class Trip {
+                    var value: \(type)
+                }
+                """,
             diagnostics: [
                 logbookDiagnostic(
                     "uniqueUnsupportedType",
@@ -61,10 +61,10 @@ struct AttributeMacroTests {
             }
             """,
             expandedSource: """
-            final class Trip {
-                var value: \(type)
-            }
-            """,
+                final class Trip {
+                    var value: \(type)
+                }
+                """,
             macros: attributeOnly
         )
     }
@@ -77,10 +77,10 @@ struct AttributeMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                var total: Int { 1 }
-            }
-            """#,
+                final class Trip {
+                    var total: Int { 1 }
+                }
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "requiresStoredProperty",
@@ -101,10 +101,10 @@ struct AttributeMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                static var count: Int = 0
-            }
-            """#,
+                final class Trip {
+                    static var count: Int = 0
+                }
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "requiresStoredProperty",

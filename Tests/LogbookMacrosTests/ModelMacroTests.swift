@@ -34,187 +34,187 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                var name: String {
-                    @storageRestrictions(initializes: _name)
-                    init(initialValue) {
-                        _name = initialValue
-                    }
-                    get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
-                        if _$storage._$isFaulted(0) {
-                            Logbook._$ModelStorage._$resolveFault(self, 0)
+                final class Trip {
+                    var name: String {
+                        @storageRestrictions(initializes: _name)
+                        init(initialValue) {
+                            _name = initialValue
                         }
-                        return _name
-                    }
-                    set {
-                        let oldValue = _name
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            _name = newValue
+                        get {
+                            _$observationRegistrar.access(self, keyPath: \.name)
+                            if _$storage._$isFaulted(0) {
+                                Logbook._$ModelStorage._$resolveFault(self, 0)
+                            }
+                            return _name
                         }
-                        Logbook._$ModelStorage._$didSet(self, 0, from: oldValue, to: newValue)
+                        set {
+                            let oldValue = _name
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                                _name = newValue
+                            }
+                            Logbook._$ModelStorage._$didSet(self, 0, from: oldValue, to: newValue)
+                        }
                     }
-                }
 
-                private var _name: String
+                    private var _name: String
 
-                private static func _$name() -> Logbook._$PropertyBinding<Trip> {
-                    Logbook._$PropertyBinding<Trip>.uniqueAttribute(
-                        "name",
-                        keyPath: \Trip.name,
-                        get: { (model: Trip) -> String in
-                            model._name
-                        },
-                        set: { (model: Trip, value: String) in
-                            model._name = value
-                        },
-                        hasDefaultValue: false,
-                        .unique
+                    private static func _$name() -> Logbook._$PropertyBinding<Trip> {
+                        Logbook._$PropertyBinding<Trip>.uniqueAttribute(
+                            "name",
+                            keyPath: \Trip.name,
+                            get: { (model: Trip) -> String in
+                                model._name
+                            },
+                            set: { (model: Trip, value: String) in
+                                model._name = value
+                            },
+                            hasDefaultValue: false,
+                            .unique
+                        )
+                    }
+                    var startDate: Date {
+                        @storageRestrictions(initializes: _startDate)
+                        init(initialValue) {
+                            _startDate = initialValue
+                        }
+                        get {
+                            _$observationRegistrar.access(self, keyPath: \.startDate)
+                            if _$storage._$isFaulted(1) {
+                                Logbook._$ModelStorage._$resolveFault(self, 1)
+                            }
+                            return _startDate
+                        }
+                        set {
+                            let oldValue = _startDate
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
+                                _startDate = newValue
+                            }
+                            Logbook._$ModelStorage._$didSet(self, 1, from: oldValue, to: newValue)
+                        }
+                    }
+
+                    private var _startDate: Date
+
+                    private static func _$startDate() -> Logbook._$PropertyBinding<Trip> {
+                        Logbook._$PropertyBinding<Trip>.attribute(
+                            "startDate",
+                            keyPath: \Trip.startDate,
+                            get: { (model: Trip) -> Date in
+                                model._startDate
+                            },
+                            set: { (model: Trip, value: Date) in
+                                model._startDate = value
+                            },
+                            hasDefaultValue: false,
+                            originalName: "start_date"
+                        )
+                    }
+                    var bucketList: [BucketListItem]? {
+                        @storageRestrictions(initializes: _bucketList)
+                        init(initialValue) {
+                            _bucketList = initialValue
+                        }
+                        get {
+                            _$observationRegistrar.access(self, keyPath: \.bucketList)
+                            if _$storage._$isFaulted(2) {
+                                Logbook._$ModelStorage._$resolveFault(self, 2)
+                            }
+                            return _bucketList
+                        }
+                        set {
+                            let oldValue = _bucketList
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.bucketList) {
+                                _bucketList = newValue
+                            }
+                            Logbook._$ModelStorage._$didSet(self, 2, from: oldValue, to: newValue)
+                        }
+                    }
+
+                    private var _bucketList: Optional<[BucketListItem]>
+
+                    private static func _$bucketList() -> Logbook._$PropertyBinding<Trip> {
+                        Logbook._$PropertyBinding<Trip>.relationship(
+                            "bucketList",
+                            keyPath: \Trip.bucketList,
+                            get: { (model: Trip) -> Optional<[BucketListItem]> in
+                                model._bucketList
+                            },
+                            set: { (model: Trip, value: Optional<[BucketListItem]>) in
+                                model._bucketList = value
+                            },
+                            hasDefaultValue: true,
+                            .cascade
+                        )
+                    }
+                    var livingAccommodation: LivingAccommodation? {
+                        @storageRestrictions(initializes: _livingAccommodation)
+                        init(initialValue) {
+                            _livingAccommodation = initialValue
+                        }
+                        get {
+                            _$observationRegistrar.access(self, keyPath: \.livingAccommodation)
+                            if _$storage._$isFaulted(3) {
+                                Logbook._$ModelStorage._$resolveFault(self, 3)
+                            }
+                            return _livingAccommodation
+                        }
+                        set {
+                            let oldValue = _livingAccommodation
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.livingAccommodation) {
+                                _livingAccommodation = newValue
+                            }
+                            Logbook._$ModelStorage._$didSet(self, 3, from: oldValue, to: newValue)
+                        }
+                    }
+
+                    private var _livingAccommodation: Optional<LivingAccommodation>
+
+                    private static func _$livingAccommodation() -> Logbook._$PropertyBinding<Trip> {
+                        Logbook._$PropertyBinding<Trip>.property(
+                            "livingAccommodation",
+                            keyPath: \Trip.livingAccommodation,
+                            get: { (model: Trip) -> Optional<LivingAccommodation> in
+                                model._livingAccommodation
+                            },
+                            set: { (model: Trip, value: Optional<LivingAccommodation>) in
+                                model._livingAccommodation = value
+                            },
+                            hasDefaultValue: true
+                        )
+                    }
+                    var tripViews: Int = 0
+
+                    init(name: String, startDate: Date) {
+                        self.name = name
+                        self.startDate = startDate
+                    }
+
+                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    public var _$storage = Logbook._$ModelStorage()
+
+                    public static let _$binding = Logbook._$ModelBinding<Trip>(
+                        entityName: "Trip",
+                        properties: [
+                            Trip._$name(),
+                            Trip._$startDate(),
+                            Trip._$bucketList(),
+                            Trip._$livingAccommodation(),
+                        ]
                     )
-                }
-                var startDate: Date {
-                    @storageRestrictions(initializes: _startDate)
-                    init(initialValue) {
-                        _startDate = initialValue
-                    }
-                    get {
-                        _$observationRegistrar.access(self, keyPath: \.startDate)
-                        if _$storage._$isFaulted(1) {
-                            Logbook._$ModelStorage._$resolveFault(self, 1)
-                        }
-                        return _startDate
-                    }
-                    set {
-                        let oldValue = _startDate
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
-                            _startDate = newValue
-                        }
-                        Logbook._$ModelStorage._$didSet(self, 1, from: oldValue, to: newValue)
+
+                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                        self._$storage = storage
+                        self._name = try Logbook._$ModelStorage._$decode(values, 0, Trip.self)
+                        self._startDate = try Logbook._$ModelStorage._$decode(values, 1, Trip.self)
+                        self._bucketList = try Logbook._$ModelStorage._$decode(values, 2, Trip.self)
+                        self._livingAccommodation = try Logbook._$ModelStorage._$decode(values, 3, Trip.self)
                     }
                 }
 
-                private var _startDate: Date
-
-                private static func _$startDate() -> Logbook._$PropertyBinding<Trip> {
-                    Logbook._$PropertyBinding<Trip>.attribute(
-                        "startDate",
-                        keyPath: \Trip.startDate,
-                        get: { (model: Trip) -> Date in
-                            model._startDate
-                        },
-                        set: { (model: Trip, value: Date) in
-                            model._startDate = value
-                        },
-                        hasDefaultValue: false,
-                        originalName: "start_date"
-                    )
+                extension Trip: Logbook.PersistentModel {
                 }
-                var bucketList: [BucketListItem]? {
-                    @storageRestrictions(initializes: _bucketList)
-                    init(initialValue) {
-                        _bucketList = initialValue
-                    }
-                    get {
-                        _$observationRegistrar.access(self, keyPath: \.bucketList)
-                        if _$storage._$isFaulted(2) {
-                            Logbook._$ModelStorage._$resolveFault(self, 2)
-                        }
-                        return _bucketList
-                    }
-                    set {
-                        let oldValue = _bucketList
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.bucketList) {
-                            _bucketList = newValue
-                        }
-                        Logbook._$ModelStorage._$didSet(self, 2, from: oldValue, to: newValue)
-                    }
-                }
-
-                private var _bucketList: Optional<[BucketListItem]>
-
-                private static func _$bucketList() -> Logbook._$PropertyBinding<Trip> {
-                    Logbook._$PropertyBinding<Trip>.relationship(
-                        "bucketList",
-                        keyPath: \Trip.bucketList,
-                        get: { (model: Trip) -> Optional<[BucketListItem]> in
-                            model._bucketList
-                        },
-                        set: { (model: Trip, value: Optional<[BucketListItem]>) in
-                            model._bucketList = value
-                        },
-                        hasDefaultValue: true,
-                        .cascade
-                    )
-                }
-                var livingAccommodation: LivingAccommodation? {
-                    @storageRestrictions(initializes: _livingAccommodation)
-                    init(initialValue) {
-                        _livingAccommodation = initialValue
-                    }
-                    get {
-                        _$observationRegistrar.access(self, keyPath: \.livingAccommodation)
-                        if _$storage._$isFaulted(3) {
-                            Logbook._$ModelStorage._$resolveFault(self, 3)
-                        }
-                        return _livingAccommodation
-                    }
-                    set {
-                        let oldValue = _livingAccommodation
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.livingAccommodation) {
-                            _livingAccommodation = newValue
-                        }
-                        Logbook._$ModelStorage._$didSet(self, 3, from: oldValue, to: newValue)
-                    }
-                }
-
-                private var _livingAccommodation: Optional<LivingAccommodation>
-
-                private static func _$livingAccommodation() -> Logbook._$PropertyBinding<Trip> {
-                    Logbook._$PropertyBinding<Trip>.property(
-                        "livingAccommodation",
-                        keyPath: \Trip.livingAccommodation,
-                        get: { (model: Trip) -> Optional<LivingAccommodation> in
-                            model._livingAccommodation
-                        },
-                        set: { (model: Trip, value: Optional<LivingAccommodation>) in
-                            model._livingAccommodation = value
-                        },
-                        hasDefaultValue: true
-                    )
-                }
-                var tripViews: Int = 0
-
-                init(name: String, startDate: Date) {
-                    self.name = name
-                    self.startDate = startDate
-                }
-
-                public let _$observationRegistrar = Observation.ObservationRegistrar()
-
-                public var _$storage = Logbook._$ModelStorage()
-
-                public static let _$binding = Logbook._$ModelBinding<Trip>(
-                    entityName: "Trip",
-                    properties: [
-                        Trip._$name(),
-                        Trip._$startDate(),
-                        Trip._$bucketList(),
-                        Trip._$livingAccommodation(),
-                    ]
-                )
-
-                public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                    self._$storage = storage
-                    self._name = try Logbook._$ModelStorage._$decode(values, 0, Trip.self)
-                    self._startDate = try Logbook._$ModelStorage._$decode(values, 1, Trip.self)
-                    self._bucketList = try Logbook._$ModelStorage._$decode(values, 2, Trip.self)
-                    self._livingAccommodation = try Logbook._$ModelStorage._$decode(values, 3, Trip.self)
-                }
-            }
-
-            extension Trip: Logbook.PersistentModel {
-            }
-            """#
+                """#
         )
     }
 
@@ -234,40 +234,40 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Item {
-                static var count = 0
-                @_LogbookPersistedProperty(0)
-                var title: String
-                var summary: String { title.uppercased() }
-                lazy var cache: [String] = []
-                var views: Int = 0
-                @_LogbookPersistedProperty(1)
-                var rank: Int = 1
-                func touch() {}
-                init(title: String) { self.title = title }
+                final class Item {
+                    static var count = 0
+                    @_LogbookPersistedProperty(0)
+                    var title: String
+                    var summary: String { title.uppercased() }
+                    lazy var cache: [String] = []
+                    var views: Int = 0
+                    @_LogbookPersistedProperty(1)
+                    var rank: Int = 1
+                    func touch() {}
+                    init(title: String) { self.title = title }
 
-                public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                public var _$storage = Logbook._$ModelStorage()
+                    public var _$storage = Logbook._$ModelStorage()
 
-                public static let _$binding = Logbook._$ModelBinding<Item>(
-                    entityName: "Item",
-                    properties: [
-                        Item._$title(),
-                        Item._$rank(),
-                    ]
-                )
+                    public static let _$binding = Logbook._$ModelBinding<Item>(
+                        entityName: "Item",
+                        properties: [
+                            Item._$title(),
+                            Item._$rank(),
+                        ]
+                    )
 
-                public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                    self._$storage = storage
-                    self._title = try Logbook._$ModelStorage._$decode(values, 0, Item.self)
-                    self._rank = try Logbook._$ModelStorage._$decode(values, 1, Item.self)
+                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                        self._$storage = storage
+                        self._title = try Logbook._$ModelStorage._$decode(values, 0, Item.self)
+                        self._rank = try Logbook._$ModelStorage._$decode(values, 1, Item.self)
+                    }
                 }
-            }
 
-            extension Item: Logbook.PersistentModel {
-            }
-            """#,
+                extension Item: Logbook.PersistentModel {
+                }
+                """#,
             macros: modelOnly
         )
     }
@@ -282,37 +282,37 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Settings {
-                @_LogbookPersistedProperty(0)
-                var theme: String = "light"
-                @_LogbookPersistedProperty(1)
-                var owner: Person?
+                final class Settings {
+                    @_LogbookPersistedProperty(0)
+                    var theme: String = "light"
+                    @_LogbookPersistedProperty(1)
+                    var owner: Person?
 
-                public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                public var _$storage = Logbook._$ModelStorage()
+                    public var _$storage = Logbook._$ModelStorage()
 
-                public static let _$binding = Logbook._$ModelBinding<Settings>(
-                    entityName: "Settings",
-                    properties: [
-                        Settings._$theme(),
-                        Settings._$owner(),
-                    ]
-                )
+                    public static let _$binding = Logbook._$ModelBinding<Settings>(
+                        entityName: "Settings",
+                        properties: [
+                            Settings._$theme(),
+                            Settings._$owner(),
+                        ]
+                    )
 
-                public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                    self._$storage = storage
-                    self._theme = try Logbook._$ModelStorage._$decode(values, 0, Settings.self)
-                    self._owner = try Logbook._$ModelStorage._$decode(values, 1, Settings.self)
+                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                        self._$storage = storage
+                        self._theme = try Logbook._$ModelStorage._$decode(values, 0, Settings.self)
+                        self._owner = try Logbook._$ModelStorage._$decode(values, 1, Settings.self)
+                    }
+
+                    init() {
+                    }
                 }
 
-                init() {
+                extension Settings: Logbook.PersistentModel {
                 }
-            }
-
-            extension Settings: Logbook.PersistentModel {
-            }
-            """#,
+                """#,
             macros: modelOnly
         )
     }
@@ -326,30 +326,30 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Tag {
-                @_LogbookPersistedProperty(0)
-                var name: String
+                final class Tag {
+                    @_LogbookPersistedProperty(0)
+                    var name: String
 
-                public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                public var _$storage = Logbook._$ModelStorage()
+                    public var _$storage = Logbook._$ModelStorage()
 
-                public static let _$binding = Logbook._$ModelBinding<Tag>(
-                    entityName: "Tag",
-                    properties: [
-                        Tag._$name(),
-                    ]
-                )
+                    public static let _$binding = Logbook._$ModelBinding<Tag>(
+                        entityName: "Tag",
+                        properties: [
+                            Tag._$name(),
+                        ]
+                    )
 
-                public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                    self._$storage = storage
-                    self._name = try Logbook._$ModelStorage._$decode(values, 0, Tag.self)
+                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                        self._$storage = storage
+                        self._name = try Logbook._$ModelStorage._$decode(values, 0, Tag.self)
+                    }
                 }
-            }
 
-            extension Tag: Logbook.PersistentModel {
-            }
-            """#,
+                extension Tag: Logbook.PersistentModel {
+                }
+                """#,
             macros: modelOnly
         )
     }
@@ -364,30 +364,30 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Swatch {
-                @_LogbookPersistedProperty(0) var color: Color
-                init(color: Color) { self.color = color }
+                final class Swatch {
+                    @_LogbookPersistedProperty(0) var color: Color
+                    init(color: Color) { self.color = color }
 
-                public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                public var _$storage = Logbook._$ModelStorage()
+                    public var _$storage = Logbook._$ModelStorage()
 
-                public static let _$binding = Logbook._$ModelBinding<Swatch>(
-                    entityName: "Swatch",
-                    properties: [
-                        Swatch._$color(),
-                    ]
-                )
+                    public static let _$binding = Logbook._$ModelBinding<Swatch>(
+                        entityName: "Swatch",
+                        properties: [
+                            Swatch._$color(),
+                        ]
+                    )
 
-                public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                    self._$storage = storage
-                    self._color = try Logbook._$ModelStorage._$decodeWithBinding(values, 0, Swatch.self)
+                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                        self._$storage = storage
+                        self._color = try Logbook._$ModelStorage._$decodeWithBinding(values, 0, Swatch.self)
+                    }
                 }
-            }
 
-            extension Swatch: Logbook.PersistentModel {
-            }
-            """#,
+                extension Swatch: Logbook.PersistentModel {
+                }
+                """#,
             macros: modelOnly
         )
     }
@@ -403,9 +403,9 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            \#(keyword) Trip {
-            }
-            """#,
+                \#(keyword) Trip {
+                }
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "modelRequiresClass",
@@ -427,33 +427,33 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            public class Trip {
-                @_LogbookPersistedProperty(0)
-                var name: String = ""
+                public class Trip {
+                    @_LogbookPersistedProperty(0)
+                    var name: String = ""
 
-                public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                public var _$storage = Logbook._$ModelStorage()
+                    public var _$storage = Logbook._$ModelStorage()
 
-                public static let _$binding = Logbook._$ModelBinding<Trip>(
-                    entityName: "Trip",
-                    properties: [
-                        Trip._$name(),
-                    ]
-                )
+                    public static let _$binding = Logbook._$ModelBinding<Trip>(
+                        entityName: "Trip",
+                        properties: [
+                            Trip._$name(),
+                        ]
+                    )
 
-                public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                    self._$storage = storage
-                    self._name = try Logbook._$ModelStorage._$decode(values, 0, Trip.self)
+                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                        self._$storage = storage
+                        self._name = try Logbook._$ModelStorage._$decode(values, 0, Trip.self)
+                    }
+
+                    init() {
+                    }
                 }
 
-                init() {
+                extension Trip: Logbook.PersistentModel {
                 }
-            }
-
-            extension Trip: Logbook.PersistentModel {
-            }
-            """#,
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "modelRequiresFinalClass",
@@ -466,11 +466,11 @@ struct ModelMacroTests {
             macros: modelOnly,
             applyFixIts: ["Add 'final'"],
             fixedSource: #"""
-            @Model
-            public final class Trip {
-                var name: String = ""
-            }
-            """#
+                @Model
+                public final class Trip {
+                    var name: String = ""
+                }
+                """#
         )
     }
 
@@ -482,28 +482,28 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            class Trip {
+                class Trip {
 
-                public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                public var _$storage = Logbook._$ModelStorage()
+                    public var _$storage = Logbook._$ModelStorage()
 
-                public static let _$binding = Logbook._$ModelBinding<Trip>(
-                    entityName: "Trip",
-                    properties: []
-                )
+                    public static let _$binding = Logbook._$ModelBinding<Trip>(
+                        entityName: "Trip",
+                        properties: []
+                    )
 
-                public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                    self._$storage = storage
+                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                        self._$storage = storage
+                    }
+
+                    init() {
+                    }
                 }
 
-                init() {
+                extension Trip: Logbook.PersistentModel {
                 }
-            }
-
-            extension Trip: Logbook.PersistentModel {
-            }
-            """#,
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "modelRequiresFinalClass",
@@ -516,10 +516,10 @@ struct ModelMacroTests {
             macros: modelOnly,
             applyFixIts: ["Add 'final'"],
             fixedSource: #"""
-            @Model
-            final class Trip {
-            }
-            """#
+                @Model
+                final class Trip {
+                }
+                """#
         )
     }
 
@@ -531,9 +531,9 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Box<Value> {
-            }
-            """#,
+                final class Box<Value> {
+                }
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "modelGenericClass",
@@ -556,27 +556,27 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                let name: String
-                init(name: String) { self.name = name }
+                final class Trip {
+                    let name: String
+                    init(name: String) { self.name = name }
 
-                public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                public var _$storage = Logbook._$ModelStorage()
+                    public var _$storage = Logbook._$ModelStorage()
 
-                public static let _$binding = Logbook._$ModelBinding<Trip>(
-                    entityName: "Trip",
-                    properties: []
-                )
+                    public static let _$binding = Logbook._$ModelBinding<Trip>(
+                        entityName: "Trip",
+                        properties: []
+                    )
 
-                public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                    self._$storage = storage
+                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                        self._$storage = storage
+                    }
                 }
-            }
 
-            extension Trip: Logbook.PersistentModel {
-            }
-            """#,
+                extension Trip: Logbook.PersistentModel {
+                }
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "modelLetProperty",
@@ -589,12 +589,12 @@ struct ModelMacroTests {
             macros: modelOnly,
             applyFixIts: ["Replace 'let' with 'var'"],
             fixedSource: #"""
-            @Model
-            final class Trip {
-                var name: String
-                init(name: String) { self.name = name }
-            }
-            """#
+                @Model
+                final class Trip {
+                    var name: String
+                    init(name: String) { self.name = name }
+                }
+                """#
         )
     }
 
@@ -607,29 +607,29 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Counter {
-                var count = 0
+                final class Counter {
+                    var count = 0
 
-                public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                public var _$storage = Logbook._$ModelStorage()
+                    public var _$storage = Logbook._$ModelStorage()
 
-                public static let _$binding = Logbook._$ModelBinding<Counter>(
-                    entityName: "Counter",
-                    properties: []
-                )
+                    public static let _$binding = Logbook._$ModelBinding<Counter>(
+                        entityName: "Counter",
+                        properties: []
+                    )
 
-                public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                    self._$storage = storage
+                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                        self._$storage = storage
+                    }
+
+                    init() {
+                    }
                 }
 
-                init() {
+                extension Counter: Logbook.PersistentModel {
                 }
-            }
-
-            extension Counter: Logbook.PersistentModel {
-            }
-            """#,
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "modelMissingTypeAnnotation",
@@ -642,11 +642,11 @@ struct ModelMacroTests {
             macros: modelOnly,
             applyFixIts: ["Insert ': Int'"],
             fixedSource: #"""
-            @Model
-            final class Counter {
-                var count: Int = 0
-            }
-            """#
+                @Model
+                final class Counter {
+                    var count: Int = 0
+                }
+                """#
         )
     }
 
@@ -661,31 +661,31 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                var name: String = "" {
-                    didSet { print(name) }
+                final class Trip {
+                    var name: String = "" {
+                        didSet { print(name) }
+                    }
+
+                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    public var _$storage = Logbook._$ModelStorage()
+
+                    public static let _$binding = Logbook._$ModelBinding<Trip>(
+                        entityName: "Trip",
+                        properties: []
+                    )
+
+                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                        self._$storage = storage
+                    }
+
+                    init() {
+                    }
                 }
 
-                public let _$observationRegistrar = Observation.ObservationRegistrar()
-
-                public var _$storage = Logbook._$ModelStorage()
-
-                public static let _$binding = Logbook._$ModelBinding<Trip>(
-                    entityName: "Trip",
-                    properties: []
-                )
-
-                public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                    self._$storage = storage
+                extension Trip: Logbook.PersistentModel {
                 }
-
-                init() {
-                }
-            }
-
-            extension Trip: Logbook.PersistentModel {
-            }
-            """#,
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "modelPropertyObservers",
@@ -707,29 +707,29 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Point {
-                var x: Int = 0, y: Int = 0
+                final class Point {
+                    var x: Int = 0, y: Int = 0
 
-                public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                public var _$storage = Logbook._$ModelStorage()
+                    public var _$storage = Logbook._$ModelStorage()
 
-                public static let _$binding = Logbook._$ModelBinding<Point>(
-                    entityName: "Point",
-                    properties: []
-                )
+                    public static let _$binding = Logbook._$ModelBinding<Point>(
+                        entityName: "Point",
+                        properties: []
+                    )
 
-                public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                    self._$storage = storage
+                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                        self._$storage = storage
+                    }
+
+                    init() {
+                    }
                 }
 
-                init() {
+                extension Point: Logbook.PersistentModel {
                 }
-            }
-
-            extension Point: Logbook.PersistentModel {
-            }
-            """#,
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "modelMultipleBindings",
@@ -753,31 +753,31 @@ struct ModelMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                #if DEBUG
-                var note: String = ""
-                #endif
+                final class Trip {
+                    #if DEBUG
+                    var note: String = ""
+                    #endif
 
-                public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                public var _$storage = Logbook._$ModelStorage()
+                    public var _$storage = Logbook._$ModelStorage()
 
-                public static let _$binding = Logbook._$ModelBinding<Trip>(
-                    entityName: "Trip",
-                    properties: []
-                )
+                    public static let _$binding = Logbook._$ModelBinding<Trip>(
+                        entityName: "Trip",
+                        properties: []
+                    )
 
-                public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                    self._$storage = storage
+                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                        self._$storage = storage
+                    }
+
+                    init() {
+                    }
                 }
 
-                init() {
+                extension Trip: Logbook.PersistentModel {
                 }
-            }
-
-            extension Trip: Logbook.PersistentModel {
-            }
-            """#,
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "modelStoredPropertyInIfConfig",

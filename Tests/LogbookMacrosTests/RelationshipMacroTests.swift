@@ -19,11 +19,11 @@ struct RelationshipMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                var bucketList: [BucketListItem]? = []
-                var livingAccommodation: LivingAccommodation?
-            }
-            """#,
+                final class Trip {
+                    var bucketList: [BucketListItem]? = []
+                    var livingAccommodation: LivingAccommodation?
+                }
+                """#,
             macros: relationshipOnly
         )
     }
@@ -37,10 +37,10 @@ struct RelationshipMacroTests {
             }
             """,
             expandedSource: """
-            final class Trip {
-                var value: \(type)
-            }
-            """,
+                final class Trip {
+                    var value: \(type)
+                }
+                """,
             diagnostics: [
                 logbookDiagnostic(
                     "relationshipRequiresModel",
@@ -63,10 +63,10 @@ struct RelationshipMacroTests {
             }
             """,
             expandedSource: """
-            final class Trip {
-                var items: \(type)
-            }
-            """,
+                final class Trip {
+                    var items: \(type)
+                }
+                """,
             diagnostics: [
                 logbookDiagnostic(
                     "uniqueToManyRelationship",
@@ -87,10 +87,10 @@ struct RelationshipMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Passport {
-                var holder: Person?
-            }
-            """#,
+                final class Passport {
+                    var holder: Person?
+                }
+                """#,
             macros: relationshipOnly
         )
     }
@@ -103,10 +103,10 @@ struct RelationshipMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                var accommodation: LivingAccommodation?
-            }
-            """#,
+                final class Trip {
+                    var accommodation: LivingAccommodation?
+                }
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "attributeAndRelationship",
@@ -127,10 +127,10 @@ struct RelationshipMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                var first: BucketListItem? { nil }
-            }
-            """#,
+                final class Trip {
+                    var first: BucketListItem? { nil }
+                }
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "requiresStoredProperty",

@@ -19,12 +19,12 @@ struct TransientMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                var tripViews: Int = 0
-                var lastViewer: String?
-                lazy var summary: String = "trip"
-            }
-            """#,
+                final class Trip {
+                    var tripViews: Int = 0
+                    var lastViewer: String?
+                    lazy var summary: String = "trip"
+                }
+                """#,
             macros: transientOnly
         )
     }
@@ -44,10 +44,10 @@ struct TransientMacroTests {
             }
             """,
             expandedSource: """
-            final class Trip {
-                var tripViews: \(type)
-            }
-            """,
+                final class Trip {
+                    var tripViews: \(type)
+                }
+                """,
             diagnostics: [
                 logbookDiagnostic(
                     "transientRequiresDefault",
@@ -60,11 +60,11 @@ struct TransientMacroTests {
             macros: transientOnly,
             applyFixIts: ["Insert ' = \(value)'"],
             fixedSource: """
-            final class Trip {
-                @Transient
-                var tripViews: \(type) = \(value)
-            }
-            """
+                final class Trip {
+                    @Transient
+                    var tripViews: \(type) = \(value)
+                }
+                """
         )
     }
 
@@ -76,10 +76,10 @@ struct TransientMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                let viewer: String?
-            }
-            """#,
+                final class Trip {
+                    let viewer: String?
+                }
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "transientRequiresDefault",
@@ -92,10 +92,10 @@ struct TransientMacroTests {
             macros: transientOnly,
             applyFixIts: ["Insert ' = nil'"],
             fixedSource: #"""
-            final class Trip {
-                @Transient let viewer: String? = nil
-            }
-            """#
+                final class Trip {
+                    @Transient let viewer: String? = nil
+                }
+                """#
         )
     }
 
@@ -107,10 +107,10 @@ struct TransientMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                var code: String = ""
-            }
-            """#,
+                final class Trip {
+                    var code: String = ""
+                }
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "transientWithSchemaMacro",
@@ -131,10 +131,10 @@ struct TransientMacroTests {
             }
             """#,
             expandedSource: #"""
-            final class Trip {
-                var label: String { "trip" }
-            }
-            """#,
+                final class Trip {
+                    var label: String { "trip" }
+                }
+                """#,
             diagnostics: [
                 logbookDiagnostic(
                     "requiresStoredProperty",

@@ -1,6 +1,7 @@
 import Foundation
-@testable import Logbook
 import Testing
+
+@testable import Logbook
 
 struct AttributeValueConversionTests {
     // MARK: - Scalars
@@ -114,24 +115,26 @@ struct AttributeValueConversionTests {
     @Test func everyAttributeTypeIsRecordedInTheSchema() throws {
         let entity = try #require(Schema([EveryType.self]).entity(named: "EveryType"))
         let types = Dictionary(uniqueKeysWithValues: entity.attributes.map { ($0.name, $0.type) })
-        #expect(types == [
-            "flag": .bool, "int": .int, "int8": .int8, "int16": .int16, "int32": .int32, "int64": .int64,
-            "uint": .uint, "uint8": .uint8, "uint16": .uint16, "uint32": .uint32, "uint64": .uint64,
-            "double": .double, "float": .float, "decimal": .decimal, "string": .string, "date": .date,
-            "uuid": .uuid, "url": .url, "data": .data,
-            "optionalString": .optional(.string), "optionalDate": .optional(.date),
-            "strings": .array(.string), "optionalInts": .optional(.array(.int)),
-            "palette": .rawRepresentable(typeName: "Palette", rawType: .string),
-            "priority": .rawRepresentable(typeName: "Priority", rawType: .int),
-            "optionalPalette": .optional(.rawRepresentable(typeName: "Palette", rawType: .string)),
-            "palettes": .array(.rawRepresentable(typeName: "Palette", rawType: .string)),
-            "address": .composite(typeName: "Address"),
-            "optionalAddress": .optional(.composite(typeName: "Address")),
-            "addresses": .array(.composite(typeName: "Address")),
-            "scores": .composite(typeName: "Dictionary<String, Int>"),
-            "color": .transformable(transformerName: "ColorTransformer"),
-            "optionalColor": .optional(.transformable(transformerName: "ColorTransformer")),
-        ])
+        #expect(
+            types == [
+                "flag": .bool, "int": .int, "int8": .int8, "int16": .int16, "int32": .int32, "int64": .int64,
+                "uint": .uint, "uint8": .uint8, "uint16": .uint16, "uint32": .uint32, "uint64": .uint64,
+                "double": .double, "float": .float, "decimal": .decimal, "string": .string, "date": .date,
+                "uuid": .uuid, "url": .url, "data": .data,
+                "optionalString": .optional(.string), "optionalDate": .optional(.date),
+                "strings": .array(.string), "optionalInts": .optional(.array(.int)),
+                "palette": .rawRepresentable(typeName: "Palette", rawType: .string),
+                "priority": .rawRepresentable(typeName: "Priority", rawType: .int),
+                "optionalPalette": .optional(.rawRepresentable(typeName: "Palette", rawType: .string)),
+                "palettes": .array(.rawRepresentable(typeName: "Palette", rawType: .string)),
+                "address": .composite(typeName: "Address"),
+                "optionalAddress": .optional(.composite(typeName: "Address")),
+                "addresses": .array(.composite(typeName: "Address")),
+                "scores": .composite(typeName: "Dictionary<String, Int>"),
+                "color": .transformable(transformerName: "ColorTransformer"),
+                "optionalColor": .optional(.transformable(transformerName: "ColorTransformer")),
+            ]
+        )
         #expect(entity.relationships.isEmpty)
         #expect(entity.attribute(named: "color")?.options == [.transformable(by: ColorTransformer.self)])
     }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Logbook
 import SampleTrips
 import Testing
+
+@testable import Logbook
 
 struct ChangeTrackingTests {
     private func makeTrip() -> Trip {
@@ -21,9 +22,12 @@ struct ChangeTrackingTests {
         trip.name = "Faro"
         let binding = Trip._$binding
         #expect(trip.hasChanges)
-        #expect(Array(trip._$storage.changedProperties) == [
-            binding.requiredIndex(of: "name"), binding.requiredIndex(of: "endDate"),
-        ].sorted())
+        #expect(
+            Array(trip._$storage.changedProperties)
+                == [
+                    binding.requiredIndex(of: "name"), binding.requiredIndex(of: "endDate"),
+                ].sorted()
+        )
     }
 
     @Test func settingTheSameValueStillCountsAsSet() {
@@ -59,11 +63,13 @@ struct ChangeTrackingTests {
         let bucketList = Trip._$binding.requiredIndex(of: "bucketList")
         let accommodation = Trip._$binding.requiredIndex(of: "livingAccommodation")
         #expect(Array(trip._$storage.changedProperties) == [bucketList, accommodation].sorted())
-        #expect(observer.relationshipChanges == [
-            .init(model: ObjectIdentifier(trip), index: bucketList, old: [], new: [ObjectIdentifier(item)]),
-            .init(model: ObjectIdentifier(trip), index: accommodation, old: [], new: [ObjectIdentifier(stay)]),
-            .init(model: ObjectIdentifier(trip), index: accommodation, old: [ObjectIdentifier(stay)], new: []),
-        ])
+        #expect(
+            observer.relationshipChanges == [
+                .init(model: ObjectIdentifier(trip), index: bucketList, old: [], new: [ObjectIdentifier(item)]),
+                .init(model: ObjectIdentifier(trip), index: accommodation, old: [], new: [ObjectIdentifier(stay)]),
+                .init(model: ObjectIdentifier(trip), index: accommodation, old: [ObjectIdentifier(stay)], new: []),
+            ]
+        )
     }
 
     @Test func theObserverHearsOnlyTheFirstChangeUntilTheChangesAreCleared() {

@@ -1,5 +1,6 @@
-@testable import Logbook
 import Testing
+
+@testable import Logbook
 
 struct InverseResolutionTests {
     @Test func twoCandidatesAreAnErrorNamingBothSides() throws {
@@ -79,7 +80,9 @@ struct InverseResolutionTests {
         let trip = Schema.Entity(
             name: "Trip",
             attributes: [],
-            relationships: [Schema.Relationship(name: "items", destination: "Item", isToMany: true, inverseName: "trip")]
+            relationships: [
+                Schema.Relationship(name: "items", destination: "Item", isToMany: true, inverseName: "trip")
+            ]
         )
         let item = Schema.Entity(
             name: "Item",
@@ -95,7 +98,12 @@ struct InverseResolutionTests {
 
     // MARK: - Helpers
 
-    private func relationship(_ name: String, to destination: String, many: Bool, inverse: String?)
+    private func relationship(
+        _ name: String,
+        to destination: String,
+        many: Bool,
+        inverse: String?
+    )
         -> DeclaredRelationship
     {
         DeclaredRelationship(
@@ -104,7 +112,13 @@ struct InverseResolutionTests {
         )
     }
 
-    private func declared(_ entity: String, to destination: String, _ name: String, many: Bool, inverse: String?)
+    private func declared(
+        _ entity: String,
+        to destination: String,
+        _ name: String,
+        many: Bool,
+        inverse: String?
+    )
         -> DeclaredEntity
     {
         DeclaredEntity(

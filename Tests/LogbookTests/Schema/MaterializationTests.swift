@@ -1,7 +1,8 @@
 import Foundation
-@testable import Logbook
 import SampleTrips
 import Testing
+
+@testable import Logbook
 
 struct MaterializationTests {
     private let start = Date(timeIntervalSinceReferenceDate: 1000)

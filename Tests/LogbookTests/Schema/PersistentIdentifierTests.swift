@@ -1,6 +1,7 @@
 import Foundation
-@testable import Logbook
 import Testing
+
+@testable import Logbook
 
 struct PersistentIdentifierTests {
     @Test func ordersByEntityThenTemporaryFirstThenNumber() {
@@ -11,12 +12,14 @@ struct PersistentIdentifierTests {
             temporary,
             PersistentIdentifier(entityName: "Item", number: 9),
         ]
-        #expect(identifiers.sorted() == [
-            PersistentIdentifier(entityName: "Item", number: 9),
-            temporary,
-            PersistentIdentifier(entityName: "Trip", number: 1),
-            PersistentIdentifier(entityName: "Trip", number: 2),
-        ])
+        #expect(
+            identifiers.sorted() == [
+                PersistentIdentifier(entityName: "Item", number: 9),
+                temporary,
+                PersistentIdentifier(entityName: "Trip", number: 1),
+                PersistentIdentifier(entityName: "Trip", number: 2),
+            ]
+        )
     }
 
     @Test func temporaryIdentifiersNeverRepeat() {

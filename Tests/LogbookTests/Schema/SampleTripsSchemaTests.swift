@@ -103,9 +103,11 @@ struct SampleTripsSchemaTests {
     }
 
     @Test func migrationPlanListsTheTalksVersionsAndStages() {
-        #expect(SampleTripsMigrationPlan.schemas.map { $0.versionIdentifier } == [
-            Schema.Version(1, 0, 0), Schema.Version(2, 0, 0), Schema.Version(3, 0, 0),
-        ])
+        #expect(
+            SampleTripsMigrationPlan.schemas.map { $0.versionIdentifier } == [
+                Schema.Version(1, 0, 0), Schema.Version(2, 0, 0), Schema.Version(3, 0, 0),
+            ]
+        )
         let stages = SampleTripsMigrationPlan.stages
         #expect(stages.count == 2)
         guard case .custom(let from, let to, let willMigrate, let didMigrate) = stages[0] else {

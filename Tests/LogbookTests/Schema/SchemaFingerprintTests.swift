@@ -1,7 +1,8 @@
 import Foundation
-@testable import Logbook
 import SampleTrips
 import Testing
+
+@testable import Logbook
 
 struct SchemaFingerprintTests {
     /// The fingerprints of the three SampleTrips versions. They must never change: stores
@@ -24,7 +25,9 @@ struct SchemaFingerprintTests {
 
     @Test func everySampleTripsVersionHasItsOwnFingerprint() throws {
         let fingerprints = try [SampleTripsSchemaV1.self, SampleTripsSchemaV2.self, SampleTripsSchemaV3.self]
-            .map { (versionedSchema: any VersionedSchema.Type) in try Schema(versionedSchema: versionedSchema).fingerprint }
+            .map { (versionedSchema: any VersionedSchema.Type) in
+                try Schema(versionedSchema: versionedSchema).fingerprint
+            }
         #expect(Set(fingerprints).count == 3)
     }
 
@@ -58,7 +61,13 @@ struct SchemaFingerprintTests {
 
     /// One change of each kind the talk counts as a schema change, applied to a base schema.
     static let changes: [(String, @Sendable (inout [Schema.Entity]) -> Void)] = [
-        ("entity name", { $0[1].name = "Journey"; $0[0] = $0[0].renamingDestination(to: "Journey") }),
+        (
+            "entity name",
+            {
+                $0[1].name = "Journey"
+                $0[0] = $0[0].renamingDestination(to: "Journey")
+            }
+        ),
         ("attribute name", { $0[1] = $0[1].updatingAttribute("name") { $0.name = "title" } }),
         ("attribute type", { $0[1] = $0[1].updatingAttribute("nights") { $0.type = .int64 } }),
         ("optionality", { $0[1] = $0[1].updatingAttribute("name") { $0.type = .optional(.string) } }),
@@ -146,12 +155,18 @@ struct SchemaFingerprintTests {
             Schema.Entity(
                 name: "Item",
                 attributes: [Schema.Attribute(name: "title", type: .string)],
-                relationships: [Schema.Relationship(name: "trip", destination: "Trip", isToMany: false, inverseName: "items")]
+                relationships: [
+                    Schema.Relationship(name: "trip", destination: "Trip", isToMany: false, inverseName: "items")
+                ]
             ),
             Schema.Entity(
                 name: "Trip",
-                attributes: [Schema.Attribute(name: "name", type: .string), Schema.Attribute(name: "nights", type: .int)],
-                relationships: [Schema.Relationship(name: "items", destination: "Item", isToMany: true, inverseName: "trip")]
+                attributes: [
+                    Schema.Attribute(name: "name", type: .string), Schema.Attribute(name: "nights", type: .int),
+                ],
+                relationships: [
+                    Schema.Relationship(name: "items", destination: "Item", isToMany: true, inverseName: "trip")
+                ]
             ),
         ]
     }

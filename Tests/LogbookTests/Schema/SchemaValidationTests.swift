@@ -1,11 +1,13 @@
 import Foundation
-@testable import Logbook
 import Testing
+
+@testable import Logbook
 
 struct SchemaValidationTests {
     private let version = Schema.Version(1, 0, 0)
 
-    private func schema(_ attributes: [Schema.Attribute], _ relationships: [Schema.Relationship] = []) throws -> Schema {
+    private func schema(_ attributes: [Schema.Attribute], _ relationships: [Schema.Relationship] = []) throws -> Schema
+    {
         let target = Schema.Entity(name: "Item", attributes: [], relationships: [])
         let entity = Schema.Entity(name: "Trip", attributes: attributes, relationships: relationships)
         return try Schema(entities: [entity, target], version: version)
@@ -32,16 +34,24 @@ struct SchemaValidationTests {
     }
 
     @Test func onlyAToOneRelationshipCanBeUnique() throws {
-        _ = try schema([], [Schema.Relationship(name: "item", destination: "Item", isToMany: false, options: [.unique])])
+        _ = try schema(
+            [],
+            [Schema.Relationship(name: "item", destination: "Item", isToMany: false, options: [.unique])]
+        )
         let error = try #require(throws: SchemaError.self) {
-            try schema([], [Schema.Relationship(name: "items", destination: "Item", isToMany: true, options: [.unique])])
+            try schema(
+                [],
+                [Schema.Relationship(name: "items", destination: "Item", isToMany: true, options: [.unique])]
+            )
         }
         #expect(error.code == .invalidUniqueConstraint)
     }
 
-    @Test(arguments: [
-        (false, 1, nil), (true, -1, nil), (true, nil, -2), (true, 3, 2),
-    ] as [(Bool, Int?, Int?)])
+    @Test(
+        arguments: [
+            (false, 1, nil), (true, -1, nil), (true, nil, -2), (true, 3, 2),
+        ] as [(Bool, Int?, Int?)]
+    )
     func modelCountsMustBeConsistentAndOnToMany(toMany: Bool, minimum: Int?, maximum: Int?) throws {
         let error = try #require(throws: SchemaError.self) {
             try schema(
