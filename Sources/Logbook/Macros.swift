@@ -102,8 +102,17 @@ public macro Attribute(
 /// ```
 ///
 /// Inverses need no annotation when they are unambiguous: the schema pairs a relationship
-/// with the only relationship of the destination that points back. Name the inverse on one
-/// side when there are several candidates; naming it on both sides is allowed too.
+/// with the only relationship of the destination that points back. When there are several
+/// candidates, name the inverse on one side; that is enough for both.
+///
+/// Do not name it on both sides. The Swift compiler type-checks the key path in `inverse:`
+/// while it resolves the attribute, which needs the other property's attributes resolved,
+/// whose key path needs this one's: it reports "circular reference resolving attached macro
+/// 'Relationship'". This happens with any attached macro whose arguments hold key paths to
+/// each other, whatever it expands to (SwiftData has the same limitation). Logbook's schema
+/// itself accepts explicit inverses on both sides when they agree, and builds every model's
+/// description without touching another model's at static initialisation, so there is no
+/// run-time cycle either way.
 ///
 /// - Parameters:
 ///   - options: The relationship's options: ``Schema/Relationship/Option/unique`` (to-one

@@ -47,7 +47,7 @@ struct StoredPropertyDeclaration {
         self.name = identifier.unescapedText
     }
 
-    var type: TypeSyntax? { binding.typeAnnotation?.type.trimmed }
+    var type: TypeSyntax? { binding.typeAnnotation?.type }
 }
 
 extension DeclSyntaxProtocol {

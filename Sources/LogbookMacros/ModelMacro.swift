@@ -30,7 +30,8 @@ extension ModelMacro: MemberMacro {
         let entityName = className.unescapedText
         let descriptors = members.persisted.map { "\(className)._$\($0.name)()" }
         let propertyList =
-            descriptors.isEmpty ? "[]" : "[\n" + descriptors.map { "        \($0)" }.joined(separator: ",\n") + ",\n    ]"
+            descriptors.isEmpty
+            ? "[]" : "[\n" + descriptors.map { "        \($0)" }.joined(separator: ",\n") + ",\n    ]"
 
         var decls: [DeclSyntax] = [
             "public let _$observationRegistrar = Observation.ObservationRegistrar()",
@@ -57,7 +58,8 @@ extension ModelMacro: MemberMacro {
         var body = "    self._$storage = storage\n"
         for (index, property) in properties.enumerated() {
             let decode = property.isTransformable ? "_$decodeWithBinding" : "_$decode"
-            body += "    self._\(property.name) = try Logbook._$ModelStorage.\(decode)(values, \(index), \(className).self)\n"
+            body +=
+                "    self._\(property.name) = try Logbook._$ModelStorage.\(decode)(values, \(index), \(className).self)\n"
         }
         return """
             public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
@@ -85,9 +87,13 @@ extension ModelMacro: MemberMacro {
         }
         if !modelClass.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) {
             let final = DeclModifierSyntax(name: .keyword(.final), trailingTrivia: .space)
-            let fixed = modelClass.modifiers.isEmpty
+            let fixed =
+                modelClass.modifiers.isEmpty
                 ? modelClass
-                    .with(\.modifiers, DeclModifierListSyntax([final.with(\.leadingTrivia, modelClass.classKeyword.leadingTrivia)]))
+                    .with(
+                        \.modifiers,
+                        DeclModifierListSyntax([final.with(\.leadingTrivia, modelClass.classKeyword.leadingTrivia)])
+                    )
                     .with(\.classKeyword, modelClass.classKeyword.with(\.leadingTrivia, []))
                 : modelClass.with(\.modifiers, modelClass.modifiers + [final])
             context.diagnose(

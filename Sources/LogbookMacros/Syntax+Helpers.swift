@@ -143,7 +143,9 @@ extension TypeSyntax {
     /// Whether the type is plainly a value type: a standard scalar, a collection of them, a
     /// tuple, a function.
     var isPlainlyValueType: Bool {
-        if self.is(TupleTypeSyntax.self) || self.is(FunctionTypeSyntax.self) || self.is(DictionaryTypeSyntax.self) { return true }
+        if self.is(TupleTypeSyntax.self) || self.is(FunctionTypeSyntax.self) || self.is(DictionaryTypeSyntax.self) {
+            return true
+        }
         if let wrapped = wrappedInOptional { return wrapped.isPlainlyValueType }
         if let element = arrayElement { return element.isPlainlyValueType }
         guard let name = simpleName else { return false }
@@ -258,7 +260,9 @@ struct ModelMembers {
                 inspect(variable)
             } else if let conditional = member.decl.as(IfConfigDeclSyntax.self), conditional.declaresStoredProperty {
                 diagnostics.append(
-                    LogbookDiagnostic.storedPropertyInIfConfig.diagnose(at: conditional.clauses.first?.poundKeyword ?? conditional.poundEndif)
+                    LogbookDiagnostic.storedPropertyInIfConfig.diagnose(
+                        at: conditional.clauses.first?.poundKeyword ?? conditional.poundEndif
+                    )
                 )
             }
         }

@@ -21,7 +21,9 @@ public enum TransientMacro: PeerMacro {
         for other in ["Attribute", "Relationship"] {
             if let attribute = property.declaration.attribute(named: other) {
                 context.diagnose(
-                    LogbookDiagnostic.transientWithSchemaMacro(name: property.name, other: other).diagnose(at: attribute)
+                    LogbookDiagnostic.transientWithSchemaMacro(name: property.name, other: other).diagnose(
+                        at: attribute
+                    )
                 )
             }
         }

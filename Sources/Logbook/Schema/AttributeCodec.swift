@@ -82,7 +82,10 @@ extension AttributeCodec where Value: Codable {
             },
             decode: { stored in
                 guard case .composite(let data) = stored else {
-                    throw SchemaError.mismatch(expected: .composite(typeName: schemaTypeName(Value.self)), found: stored)
+                    throw SchemaError.mismatch(
+                        expected: .composite(typeName: schemaTypeName(Value.self)),
+                        found: stored
+                    )
                 }
                 do {
                     return try compositeDecoder().decode(Value.self, from: data)
@@ -224,7 +227,10 @@ extension AttributeCodec where Value: RawRepresentable {
             encode: { try raw.encode($0.rawValue) },
             decode: { stored in
                 guard let value = Value(rawValue: try raw.decode(stored)) else {
-                    throw SchemaError(.invalidRawValue, "A stored raw value matches no case of \(schemaTypeName(Value.self))")
+                    throw SchemaError(
+                        .invalidRawValue,
+                        "A stored raw value matches no case of \(schemaTypeName(Value.self))"
+                    )
                 }
                 return value
             }

@@ -282,7 +282,8 @@ extension _$PropertyBinding {
     @available(
         *,
         unavailable,
-        message: "'.transformable(by:)' requires the property's type to be the transformer's Value, or an optional of it"
+        message:
+            "'.transformable(by:)' requires the property's type to be the transformer's Value, or an optional of it"
     )
     public static func transformableAttribute<Value, Transformer>(
         _ name: String,
@@ -318,8 +319,18 @@ extension _$PropertyBinding {
         hashModifier: String? = nil
     ) -> _$PropertyBinding {
         makeRelationship(
-            name, .toOne, keyPath, get, set, options, deleteRule,
-            minimumModelCount, maximumModelCount, originalName, inverse, hashModifier
+            name,
+            .toOne,
+            keyPath,
+            get,
+            set,
+            options,
+            deleteRule,
+            minimumModelCount,
+            maximumModelCount,
+            originalName,
+            inverse,
+            hashModifier
         )
     }
 
@@ -339,8 +350,18 @@ extension _$PropertyBinding {
         hashModifier: String? = nil
     ) -> _$PropertyBinding {
         makeRelationship(
-            name, .toMany, keyPath, get, set, options, deleteRule,
-            minimumModelCount, maximumModelCount, originalName, inverse, hashModifier
+            name,
+            .toMany,
+            keyPath,
+            get,
+            set,
+            options,
+            deleteRule,
+            minimumModelCount,
+            maximumModelCount,
+            originalName,
+            inverse,
+            hashModifier
         )
     }
 
@@ -360,8 +381,18 @@ extension _$PropertyBinding {
         hashModifier: String? = nil
     ) -> _$PropertyBinding {
         makeRelationship(
-            name, .optionalToMany, keyPath, get, set, options, deleteRule,
-            minimumModelCount, maximumModelCount, originalName, inverse, hashModifier
+            name,
+            .optionalToMany,
+            keyPath,
+            get,
+            set,
+            options,
+            deleteRule,
+            minimumModelCount,
+            maximumModelCount,
+            originalName,
+            inverse,
+            hashModifier
         )
     }
 
@@ -411,8 +442,18 @@ extension _$PropertyBinding {
         hashModifier: String? = nil
     ) -> _$PropertyBinding {
         makeRelationship(
-            name, .toOne, keyPath, get, set, options, deleteRule,
-            minimumModelCount, maximumModelCount, originalName, inverse, hashModifier
+            name,
+            .toOne,
+            keyPath,
+            get,
+            set,
+            options,
+            deleteRule,
+            minimumModelCount,
+            maximumModelCount,
+            originalName,
+            inverse,
+            hashModifier
         )
     }
 
@@ -432,8 +473,18 @@ extension _$PropertyBinding {
         hashModifier: String? = nil
     ) -> _$PropertyBinding {
         makeRelationship(
-            name, .toMany, keyPath, get, set, options, deleteRule,
-            minimumModelCount, maximumModelCount, originalName, inverse, hashModifier
+            name,
+            .toMany,
+            keyPath,
+            get,
+            set,
+            options,
+            deleteRule,
+            minimumModelCount,
+            maximumModelCount,
+            originalName,
+            inverse,
+            hashModifier
         )
     }
 
@@ -453,8 +504,18 @@ extension _$PropertyBinding {
         hashModifier: String? = nil
     ) -> _$PropertyBinding {
         makeRelationship(
-            name, .optionalToMany, keyPath, get, set, options, deleteRule,
-            minimumModelCount, maximumModelCount, originalName, inverse, hashModifier
+            name,
+            .optionalToMany,
+            keyPath,
+            get,
+            set,
+            options,
+            deleteRule,
+            minimumModelCount,
+            maximumModelCount,
+            originalName,
+            inverse,
+            hashModifier
         )
     }
 

@@ -30,9 +30,11 @@ package enum SHA256 {
                     | UInt32(padded[offset + 2]) << 8 | UInt32(padded[offset + 3])
             }
             for index in 16..<64 {
-                let s0 = rotateRight(schedule[index - 15], 7) ^ rotateRight(schedule[index - 15], 18)
+                let s0 =
+                    rotateRight(schedule[index - 15], 7) ^ rotateRight(schedule[index - 15], 18)
                     ^ (schedule[index - 15] >> 3)
-                let s1 = rotateRight(schedule[index - 2], 17) ^ rotateRight(schedule[index - 2], 19)
+                let s1 =
+                    rotateRight(schedule[index - 2], 17) ^ rotateRight(schedule[index - 2], 19)
                     ^ (schedule[index - 2] >> 10)
                 schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
             }
@@ -72,8 +74,10 @@ package enum SHA256 {
         }
 
         return state.flatMap { word in
-            [UInt8(truncatingIfNeeded: word >> 24), UInt8(truncatingIfNeeded: word >> 16),
-             UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+            [
+                UInt8(truncatingIfNeeded: word >> 24), UInt8(truncatingIfNeeded: word >> 16),
+                UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word),
+            ]
         }
     }
 

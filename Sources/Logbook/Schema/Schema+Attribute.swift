@@ -145,7 +145,8 @@ extension Schema.Attribute {
         /// - Parameter transformer: The transformer type; the property's type is its `Value`
         ///   or an optional of it.
         /// - Returns: The option.
-        public static func transformable<Transformer: AttributeTransformer>(by transformer: Transformer.Type) -> Option {
+        public static func transformable<Transformer: AttributeTransformer>(by transformer: Transformer.Type) -> Option
+        {
             Option(.transformable, transformerName: schemaTypeName(transformer))
         }
 

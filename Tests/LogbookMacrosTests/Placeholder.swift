@@ -1,3 +1,0 @@
-import Testing
-
-struct PlaceholderMacroTests { @Test func nothing() { #expect(1 + 1 == 2) } }
