@@ -26,8 +26,11 @@ extension ModelContext {
         let changes = dirty.values.filter { deletions[ObjectIdentifier($0)] == nil && $0.hasChanges }
         try validateCounts(inserts + changes)
         var allocated: [ObjectIdentifier: UInt64] = [:]
-        let commit = try store.commit { scratch in
-            for model in inserts { allocated[ObjectIdentifier(model)] = scratch.allocateIdentifier() }
+        let commit = try store.commit { projection, nextIdentifier in
+            for model in inserts {
+                allocated[ObjectIdentifier(model)] = nextIdentifier
+                nextIdentifier += 1
+            }
             let identify: (any PersistentModel) throws -> UInt64 = { model in
                 if let id = model.storedIdentifier ?? allocated[ObjectIdentifier(model)] { return id }
                 throw LogbookError(
@@ -43,14 +46,20 @@ extension ModelContext {
             var emitted: Set<UInt64> = []
             for model in inserts {
                 let id = try identify(model)
-                let (insert, deferred) = try insertEvents(model, id: id, identify: identify, emitted: emitted, scratch)
+                let (insert, deferred) = try insertEvents(
+                    model,
+                    id: id,
+                    identify: identify,
+                    emitted: emitted,
+                    projection
+                )
                 events.append(insert)
                 relationships += deferred
                 emitted.insert(id)
             }
             events += relationships
             for model in changes {
-                events += try updateEvents(model, identify: identify, scratch)
+                events += try updateEvents(model, identify: identify, projection)
             }
             for model in deletions.values {
                 guard let id = model.storedIdentifier else { continue }

@@ -115,15 +115,18 @@ final class Store: Sendable {
 
     /// Builds a batch against the projection, appends it and applies it.
     ///
-    /// `build` receives a scratch copy of the projection to allocate identifiers from and to
-    /// read rows; it returns the events. Nothing is kept when `build` or the append throws.
-    func commit(_ build: (inout Projection) throws -> [Event]) throws -> Commit {
+    /// `build` reads the projection and allocates identifiers from the counter it is given;
+    /// it returns the events. Nothing is kept when `build` or the append throws.
+    ///
+    /// The projection is passed by value and must not outlive `build`: a copy still alive when
+    /// the events are applied would make every save copy every table.
+    func commit(_ build: (Projection, inout UInt64) throws -> [Event]) throws -> Commit {
         guard allowsSave else {
             throw LogbookError(.saveNotAllowed, "this container's configuration does not allow saving", path: location)
         }
         return try state.withLock { state throws -> Commit in
-            var scratch = state.projection
-            let events = try build(&scratch)
+            var nextIdentifier = state.projection.nextIdentifier
+            let events = try build(state.projection, &nextIdentifier)
             guard !events.isEmpty else { return Commit(survivors: [:], sequences: nil, generation: state.generation) }
             var envelopes: [EventEnvelope] = []
             envelopes.reserveCapacity(events.count + 1)
@@ -149,7 +152,7 @@ final class Store: Sendable {
                 let result = state.projection.apply(event)
                 if case .insert(let insert) = event, let result { survivors[insert.id] = result }
             }
-            state.projection.nextIdentifier = max(state.projection.nextIdentifier, scratch.nextIdentifier)
+            state.projection.nextIdentifier = max(state.projection.nextIdentifier, nextIdentifier)
             if let sequences { state.projection.lastSequence = sequences.upperBound }
             state.generation += 1
             return Commit(survivors: survivors, sequences: sequences, generation: state.generation)

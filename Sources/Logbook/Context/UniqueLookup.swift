@@ -52,9 +52,8 @@ extension ModelContext {
         else { return nil }
         let value = convertible.attributeValue
         return store.read { state -> UInt64?? in
-            let table = state.projection.tables[mapping.table]
-            guard table.uniqueIndexes[attribute] != nil else { return nil }
-            return .some(table.lookup(unique: attribute, value))
+            guard state.projection.tables[mapping.table].isUnique(attribute) else { return nil }
+            return .some(state.projection.tables[mapping.table].lookup(unique: attribute, value))
         }
     }
 }

@@ -3,8 +3,13 @@ package struct EntityTable: Sendable {
     package let entity: Schema.Entity
     /// Every live object of the entity, by identifier.
     package internal(set) var rows: [UInt64: Row] = [:]
-    /// For each unique attribute (by attribute index): value to identifier.
-    package internal(set) var uniqueIndexes: [Int: [AttributeValue: UInt64]] = [:]
+    /// The attribute indexes of the unique attributes.
+    package let uniqueAttributes: [Int]
+    /// For each unique attribute, in the order of ``uniqueAttributes``: value to identifier.
+    ///
+    /// An array rather than a dictionary keyed by attribute, so that updating one index in
+    /// place never copies another.
+    package internal(set) var uniqueIndexes: [[AttributeValue: UInt64]]
     /// Attribute index by current name and by every original name.
     let attributeIndex: [String: Int]
     /// Relationship index by current name and by every original name.
@@ -24,9 +29,8 @@ package struct EntityTable: Sendable {
         }
         for (index, relationship) in entity.relationships.enumerated() { relationships[relationship.name] = index }
         relationshipIndex = relationships
-        for (index, attribute) in entity.attributes.enumerated() where attribute.isUnique {
-            uniqueIndexes[index] = [:]
-        }
+        uniqueAttributes = entity.attributes.indices.filter { entity.attributes[$0].isUnique }
+        uniqueIndexes = Array(repeating: [:], count: uniqueAttributes.count)
     }
 
     /// A row with every attribute `null` and every relationship empty.
@@ -39,18 +43,26 @@ package struct EntityTable: Sendable {
 
     /// The identifier holding `value` in the unique attribute at `attribute`.
     package func lookup(unique attribute: Int, _ value: AttributeValue) -> UInt64? {
-        uniqueIndexes[attribute]?[value]
+        guard let position = uniqueAttributes.firstIndex(of: attribute) else { return nil }
+        return uniqueIndexes[position][value]
+    }
+
+    /// Whether the attribute at `attribute` has a unique index.
+    package func isUnique(_ attribute: Int) -> Bool {
+        uniqueAttributes.contains(attribute)
     }
 
     mutating func index(_ id: UInt64, _ row: Row) {
-        for attribute in uniqueIndexes.keys where row.values[attribute] != .null {
-            uniqueIndexes[attribute]?[row.values[attribute]] = id
+        for position in uniqueAttributes.indices {
+            let value = row.values[uniqueAttributes[position]]
+            if value != .null { uniqueIndexes[position][value] = id }
         }
     }
 
     mutating func unindex(_ id: UInt64, _ row: Row) {
-        for attribute in uniqueIndexes.keys where uniqueIndexes[attribute]?[row.values[attribute]] == id {
-            uniqueIndexes[attribute]?[row.values[attribute]] = nil
+        for position in uniqueAttributes.indices {
+            let value = row.values[uniqueAttributes[position]]
+            if uniqueIndexes[position][value] == id { uniqueIndexes[position][value] = nil }
         }
     }
 }

@@ -81,8 +81,9 @@ extension Projection {
 
     /// The live object that already holds one of `row`'s unique values.
     private func uniqueCollision(_ table: Int, _ row: Row, excluding id: UInt64) -> UInt64? {
-        for (attribute, index) in tables[table].uniqueIndexes where row.values[attribute] != .null {
-            if let holder = index[row.values[attribute]], holder != id { return holder }
+        let entityTable = tables[table]
+        for (position, attribute) in entityTable.uniqueAttributes.enumerated() where row.values[attribute] != .null {
+            if let holder = entityTable.uniqueIndexes[position][row.values[attribute]], holder != id { return holder }
         }
         return nil
     }
