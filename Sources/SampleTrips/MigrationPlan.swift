@@ -17,13 +17,23 @@ public enum SampleTripsMigrationPlan: SchemaMigrationPlan {
     /// V1 to V2: trip names become unique.
     ///
     /// In the talk, `willMigrate` fetches the V1 trips and removes duplicates before saving.
-    /// Here the closure is empty for now: `ModelContext` has no fetch or save yet. Logbook's
-    /// unique constraint is an upsert, so trips sharing a name are folded into one while the
-    /// V1 events are replayed, even with nothing done here.
+    /// Logbook's unique constraint is an upsert, so trips sharing a name are folded into one
+    /// while the V1 events are replayed, with nothing done here; the closure tidies names
+    /// first, so that "Lisbon " and "Lisbon" count as the same trip.
     public static let migrateV1toV2 = MigrationStage.custom(
         fromVersion: SampleTripsSchemaV1.self,
         toVersion: SampleTripsSchemaV2.self,
-        willMigrate: { _ in },
+        willMigrate: { context in
+            // Names that differ only by surrounding spaces become equal, so that the unique
+            // constraint of V2 folds them too. Trips with equal names are folded by Logbook
+            // itself while replaying, the later one winning, as the upsert rule says.
+            let trips = try context.fetch(FetchDescriptor<SampleTripsSchemaV1.Trip>())
+            for trip in trips {
+                let trimmed = trip.name.trimmingCharacters(in: .whitespacesAndNewlines)
+                if trimmed != trip.name { trip.name = trimmed }
+            }
+            try context.save()
+        },
         didMigrate: nil
     )
 

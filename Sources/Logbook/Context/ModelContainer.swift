@@ -69,18 +69,30 @@ public final class ModelContainer: Sendable {
         configurations: [ModelConfiguration] = []
     ) throws {
         let configuration = configurations.first ?? ModelConfiguration()
-        var accepted: Set<String> = []
-        var effectiveSchema = schema
-        if let migrationPlan {
-            for versioned in migrationPlan.schemas {
-                let planned = try Schema(versionedSchema: versioned)
-                accepted.insert(planned.fingerprint.hexString)
-                if planned.fingerprint == schema.fingerprint { effectiveSchema.version = planned.version }
-            }
-        }
-        self.schema = effectiveSchema
         self.configurations = [configuration]
-        self.store = try Store(schema: effectiveSchema, configuration: configuration, acceptedFingerprints: accepted)
+        guard let migrationPlan else {
+            self.schema = schema
+            self.store = try Store(schema: schema, history: [], configuration: configuration)
+            if let latest = store.replayed.latest, latest.fingerprint != store.fingerprint {
+                throw LogbookError(
+                    .schemaMismatch,
+                    "the store was written with schema \(latest.version) (fingerprint \(latest.fingerprint.prefix(12))), which differs from the models' schema \(schema.version) (fingerprint \(store.fingerprint.prefix(12))); declare both as VersionedSchema types in a SchemaMigrationPlan",
+                    path: store.location
+                )
+            }
+            return
+        }
+        let plan = try MigrationPlanChain(migrationPlan, current: schema)
+        self.schema = plan.current
+        self.store = try Store(schema: plan.current, history: plan.history, configuration: configuration)
+        try Migrator(plan: plan, store: store).migrate()
+    }
+
+    /// A container over a store made elsewhere: the stores of migration stages.
+    init(store: Store) {
+        self.schema = store.schema
+        self.configurations = []
+        self.store = store
     }
 
     /// The context bound to the main actor, created on first use, with autosave enabled.

@@ -122,6 +122,7 @@ extension ModelContext {
         for (property, slot) in mapping.slots.enumerated() {
             if case .attribute(let attribute) = slot { values[property] = row.values[attribute] }
         }
+        if store.fillsMissingValues { fillMissingValues(&values, mapping: mapping) }
         let storage = _$ModelStorage(
             identifier: identifier,
             observer: self,
@@ -130,6 +131,19 @@ extension ModelContext {
         let model = try T(_$storage: storage, values: values)
         registry[identifier] = model
         return model
+    }
+
+    /// Gives attributes that have no stored value yet a placeholder (zero, empty) so that a
+    /// migration stage's `didMigrate` can fetch the models and set them.
+    private func fillMissingValues(_ values: inout [AttributeValue], mapping: EntityMapping) {
+        let entity = store.read { $0.projection.tables[mapping.table].entity }
+        for (property, slot) in mapping.slots.enumerated() {
+            guard case .attribute(let attribute) = slot, values[property] == .null else { continue }
+            let description = entity.attributes[attribute]
+            if !description.isOptional, let placeholder = description.type.placeholderValue {
+                values[property] = placeholder
+            }
+        }
     }
 
     /// Brings registered models without unsaved changes up to date after another context saved.

@@ -2,7 +2,7 @@ import Logging
 import Synchronization
 
 /// The state one container shares between its contexts: the log (none for an in-memory store),
-/// the projection replayed from it, and which schema the log has recorded.
+/// the projection replayed from it, and which schemas the log has recorded.
 ///
 /// Every save runs inside ``commit(_:)``, under one lock: the batch is built against the
 /// projection, appended to the log, and only once the append succeeded applied to the
@@ -16,6 +16,18 @@ final class Store: Sendable {
         var lastSchemaNumber: UInt32 = 0
         /// Counts committed saves, so that contexts can tell when the store changed.
         var generation: UInt64 = 0
+        /// What commits produced, for a store that captures instead of writing.
+        var captured: [EventEnvelope] = []
+    }
+
+    /// What a replay found besides the objects.
+    struct Replayed: Sendable {
+        /// The schema recorded last, if any.
+        var latest: Event.SchemaRecord?
+        /// The number of each recorded schema, by fingerprint.
+        var numbers: [String: UInt32] = [:]
+        /// Every migration marker, in log order.
+        var markers: [Event.MigrationMarker] = []
     }
 
     /// What a commit did.
@@ -28,84 +40,130 @@ final class Store: Sendable {
         var generation: UInt64
     }
 
+    /// Where commits go.
+    enum Sink: Sendable {
+        /// Appended to the log.
+        case log(EventLog)
+        /// Nowhere: an in-memory store.
+        case memory
+        /// Kept in ``captured``: the context of a migration stage, whose changes are written
+        /// together with the stage's marker.
+        case capture
+    }
+
     let schema: Schema
     let fingerprint: String
-    let log: EventLog?
+    let sink: Sink
     let logger: Logger
     let allowsSave: Bool
     /// Where the store lives, for messages.
     let location: String
+    /// What the open found.
+    let replayed: Replayed
     private let state: Mutex<State>
 
-    init(schema: Schema, configuration: ModelConfiguration, acceptedFingerprints: Set<String>) throws {
+    /// Whether models made from rows that lack a non-optional value get a placeholder instead
+    /// of failing: only in the stores of migration stages, whose closures fill such values in.
+    var fillsMissingValues: Bool {
+        if case .capture = sink { return true }
+        return false
+    }
+
+    var log: EventLog? {
+        if case .log(let log) = sink { return log }
+        return nil
+    }
+
+    /// Opens the store of a configuration and replays it at `schema`.
+    init(schema: Schema, history: [Schema], configuration: ModelConfiguration) throws {
         self.schema = schema
         self.fingerprint = schema.fingerprint.hexString
         self.logger = configuration.logger
         self.allowsSave = configuration.allowsSave
-        var state = State(projection: Projection(schema: schema))
+        var state = State(projection: Projection(schema: schema, history: history))
         if configuration.isStoredInMemoryOnly {
-            self.log = nil
+            self.sink = .memory
             self.location = "memory"
+            self.replayed = Replayed()
         } else {
             let directory = configuration.url.path
-            self.location = directory
             var logConfiguration = LogConfiguration()
             logConfiguration.durability = configuration.durability == .durable ? .durable : .relaxed
             logConfiguration.verification = .lastSegment
             logConfiguration.logger = configuration.logger
             logConfiguration.syscalls = configuration.syscalls
             let log = try EventLog(directory: directory, configuration: logConfiguration)
-            self.log = log
-            let recorded = try Self.replay(log.reader(), into: &state, fingerprint: fingerprint)
-            if let latest = recorded, latest.fingerprint != fingerprint,
-                !acceptedFingerprints.contains(latest.fingerprint)
-            {
-                log.close()
-                throw LogbookError(
-                    .schemaMismatch,
-                    "the store was written with schema \(latest.version) (fingerprint \(latest.fingerprint.prefix(12))), which differs from the models' schema \(schema.version) (fingerprint \(fingerprint.prefix(12))); declare both as VersionedSchema types in a SchemaMigrationPlan",
-                    path: directory
-                )
-            }
+            self.sink = .log(log)
+            self.location = directory
+            self.replayed = try Self.replay(log.reader(), pending: [], into: &state, fingerprint: fingerprint)
         }
         self.state = Mutex(state)
     }
 
-    /// Replays every event of the log into the projection.
-    ///
-    /// - Returns: the latest schema the log recorded, if any.
+    /// A store for a migration stage: replays `reader` and then `pending` at `schema`, and
+    /// keeps what its contexts save instead of writing it.
+    init(
+        capturing schema: Schema,
+        history: [Schema],
+        reader: LogReader?,
+        pending: [EventEnvelope],
+        logger: Logger
+    ) throws {
+        self.schema = schema
+        self.fingerprint = schema.fingerprint.hexString
+        self.logger = logger
+        self.allowsSave = true
+        self.sink = .capture
+        self.location = reader?.directory ?? "memory"
+        var state = State(projection: Projection(schema: schema, history: history))
+        self.replayed = try Self.replay(reader, pending: pending, into: &state, fingerprint: fingerprint)
+        self.state = Mutex(state)
+    }
+
+    /// Replays every event of the log, then `pending`, into the projection.
     private static func replay(
-        _ reader: LogReader,
+        _ reader: LogReader?,
+        pending: [EventEnvelope],
         into state: inout State,
         fingerprint: String
-    ) throws(LogbookError) -> Event.SchemaRecord? {
-        var cursor = reader.batches()
-        var latest: Event.SchemaRecord?
-        while let batch = try cursor.next() {
-            for index in 0..<batch.count {
-                let envelope: EventEnvelope
-                do {
-                    envelope = try EventCodec.decode(batch.event(at: index))
-                } catch {
-                    var located = error
-                    located.path = batch.segment
-                    located.offset = batch.offset
-                    located.sequence = batch.firstSequence + UInt64(index)
-                    throw located
-                }
-                if case .schema(let record) = envelope.event {
-                    latest = record
-                    state.lastSchemaNumber = max(state.lastSchemaNumber, record.number)
-                    if record.fingerprint == fingerprint { state.currentSchemaNumber = record.number }
-                } else {
-                    state.projection.apply(envelope.event)
-                }
+    ) throws(LogbookError) -> Replayed {
+        var replayed = Replayed()
+        func apply(_ envelope: EventEnvelope) {
+            switch envelope.event {
+            case .schema(let record):
+                replayed.latest = record
+                replayed.numbers[record.fingerprint] = record.number
+                state.lastSchemaNumber = max(state.lastSchemaNumber, record.number)
+            case .migration(let marker):
+                replayed.markers.append(marker)
+            default:
+                state.projection.apply(envelope.event)
             }
-            state.projection.lastSequence = batch.lastSequence
         }
-        // A schema recorded earlier but superseded since must be recorded again before new writes.
-        if let latest, latest.fingerprint != fingerprint { state.currentSchemaNumber = nil }
-        return latest
+        if let reader {
+            var cursor = reader.batches()
+            while let batch = try cursor.next() {
+                for index in 0..<batch.count {
+                    do {
+                        apply(try EventCodec.decode(batch.event(at: index)))
+                    } catch {
+                        var located = error
+                        located.path = batch.segment
+                        located.offset = batch.offset
+                        located.sequence = batch.firstSequence + UInt64(index)
+                        throw located
+                    }
+                }
+                state.projection.lastSequence = batch.lastSequence
+            }
+        }
+        for envelope in pending { apply(envelope) }
+        // The current schema counts as recorded only if it is the latest one: after a migration
+        // away from it and back, it must be recorded again before new events use it.
+        if let latest = replayed.latest, latest.fingerprint == fingerprint {
+            state.currentSchemaNumber = latest.number
+        }
+        return replayed
     }
 
     /// Reads the shared state.
@@ -142,8 +200,10 @@ final class Store: Sendable {
             }
             for event in events { envelopes.append(EventEnvelope(schemaNumber: schemaNumber, event: event)) }
             var sequences: ClosedRange<UInt64>?
-            if let log {
-                sequences = try log.append(envelopes.map(EventCodec.encode))
+            switch sink {
+            case .log(let log): sequences = try log.append(envelopes.map(EventCodec.encode))
+            case .memory: break
+            case .capture: state.captured += envelopes
             }
             state.currentSchemaNumber = schemaNumber
             state.lastSchemaNumber = max(state.lastSchemaNumber, schemaNumber)
@@ -157,6 +217,23 @@ final class Store: Sendable {
             state.generation += 1
             return Commit(survivors: survivors, sequences: sequences, generation: state.generation)
         }
+    }
+
+    /// The events a capturing store's contexts saved.
+    var captured: [EventEnvelope] {
+        state.withLock { $0.captured }
+    }
+
+    /// Appends a migration stage's batch to the log as it is, then replays the whole log again
+    /// at the store's schema.
+    func appendMigration(_ batches: [[EventEnvelope]], history: [Schema]) throws {
+        guard let log else { return }
+        for batch in batches {
+            _ = try log.append(batch.map(EventCodec.encode))
+        }
+        var fresh = State(projection: Projection(schema: schema, history: history))
+        _ = try Self.replay(log.reader(), pending: [], into: &fresh, fingerprint: fingerprint)
+        state.withLock { $0 = fresh }
     }
 
     func close() {

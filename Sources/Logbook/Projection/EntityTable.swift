@@ -15,16 +15,22 @@ package struct EntityTable: Sendable {
     /// Relationship index by current name and by every original name.
     let relationshipIndex: [String: Int]
 
-    init(entity: Schema.Entity) {
+    /// - Parameters:
+    ///   - entity: The entity at the current schema.
+    ///   - formerNames: Names the entity's attributes and relationships had in earlier schemas,
+    ///     by current name (see ``Schema/formerNames(through:)``).
+    init(entity: Schema.Entity, formerNames: [String: [String]] = [:]) {
         self.entity = entity
         var attributes: [String: Int] = [:]
         for (index, attribute) in entity.attributes.enumerated() {
+            for former in formerNames[attribute.name] ?? [] { attributes[former] = index }
             if let original = attribute.originalName { attributes[original] = index }
         }
         for (index, attribute) in entity.attributes.enumerated() { attributes[attribute.name] = index }
         attributeIndex = attributes
         var relationships: [String: Int] = [:]
         for (index, relationship) in entity.relationships.enumerated() {
+            for former in formerNames[relationship.name] ?? [] { relationships[former] = index }
             if let original = relationship.originalName { relationships[original] = index }
         }
         for (index, relationship) in entity.relationships.enumerated() { relationships[relationship.name] = index }

@@ -6,6 +6,10 @@ extension Projection {
     ///   to-one relationships overwrite its own; the inserted identifier becomes an alias of the
     ///   survivor, so every later event that refers to it (a to-many link, a reference from
     ///   another object) reaches the survivor, and to-many relationships are united.
+    /// - An update that gives an object a unique value another live object holds folds the
+    ///   updated object into the holder the same way: the updated object's values win, its
+    ///   relationships move to the holder, and its identifier becomes an alias. This is how a
+    ///   custom migration stage that edits names before a unique constraint folds duplicates.
     /// - Relationships with an inverse are kept in step on both sides.
     /// - Names the schema does not know are ignored: they belong to attributes, relationships
     ///   or entities that a later schema removed.
@@ -23,7 +27,18 @@ extension Projection {
         case .update(let update):
             guard let table = table(named: update.entity) else { return nil }
             let id = resolve(update.id)
-            guard tables[table].rows[id] != nil else { return nil }
+            guard var row = tables[table].rows[id] else { return nil }
+            for field in update.attributes {
+                if let index = tables[table].attributeIndex[field.name] { row.values[index] = field.value }
+            }
+            if let holder = uniqueCollision(table, row, excluding: id) {
+                fold(table, id, into: holder, values: row.values)
+                for reference in update.toOne {
+                    guard let relationship = tables[table].relationshipIndex[reference.name] else { continue }
+                    setToOne(table, holder, relationship, reference.target.map(resolve))
+                }
+                return holder
+            }
             setAttributes(table, id, update.attributes)
             for reference in update.toOne {
                 guard let relationship = tables[table].relationshipIndex[reference.name] else { continue }
@@ -77,6 +92,28 @@ extension Projection {
             setToOne(table, id, relationship, reference.target.map(resolve))
         }
         return id
+    }
+
+    /// Folds a live object into another: `values` replace the survivor's, the folded object's
+    /// relationships move to the survivor (a to-one only when the survivor has none), and the
+    /// folded identifier becomes an alias of the survivor.
+    private mutating func fold(_ table: Int, _ id: UInt64, into survivor: UInt64, values: [AttributeValue]) {
+        guard let folded = tables[table].rows[id], var kept = tables[table].rows[survivor] else { return }
+        for (relationship, targets) in folded.relationships.enumerated() {
+            for target in targets { disconnect(table, id, relationship, target) }
+        }
+        tables[table].unindex(id, folded)
+        tables[table].rows[id] = nil
+        tables[table].unindex(survivor, kept)
+        kept.values = values
+        tables[table].rows[survivor] = kept
+        tables[table].index(survivor, kept)
+        for (relationship, targets) in folded.relationships.enumerated() {
+            let isToMany = links[table][relationship].isToMany
+            if !isToMany, tables[table].rows[survivor]?.relationships[relationship].isEmpty == false { continue }
+            for target in targets { connect(table, survivor, relationship, target) }
+        }
+        aliases[id] = survivor
     }
 
     /// The live object that already holds one of `row`'s unique values.

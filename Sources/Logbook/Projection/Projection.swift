@@ -34,9 +34,16 @@ package struct Projection: Sendable {
     /// The sequence number of the last event applied.
     package internal(set) var lastSequence: UInt64 = 0
 
-    package init(schema: Schema) {
+    /// Creates an empty projection.
+    ///
+    /// - Parameters:
+    ///   - schema: The schema events are applied at.
+    ///   - history: The schemas the store went through before, oldest first, so that names
+    ///     changed several versions ago are still found.
+    package init(schema: Schema, history: [Schema] = []) {
         self.schema = schema
-        let tables = schema.entities.map(EntityTable.init)
+        let formerNames = schema.formerNames(through: history)
+        let tables = schema.entities.map { EntityTable(entity: $0, formerNames: formerNames[$0.name] ?? [:]) }
         var byName: [String: Int] = [:]
         for (index, table) in tables.enumerated() { byName[table.entity.name] = index }
         self.tables = tables
@@ -69,7 +76,9 @@ package struct Projection: Sendable {
 
     /// The identifier an object is known by now: itself, or the object it was merged into.
     package func resolve(_ id: UInt64) -> UInt64 {
-        aliases[id] ?? id
+        var current = id
+        while let next = aliases[current], next != current { current = next }
+        return current
     }
 
     /// Hands out a new identifier.

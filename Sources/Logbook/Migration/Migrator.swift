@@ -1,0 +1,195 @@
+/// Brings a store written at an earlier version of a migration plan up to the models' version.
+///
+/// Old events are never rewritten. Lightweight changes are applied while replaying: the
+/// projection finds renamed attributes by their former names, drops removed ones, and folds
+/// objects whose newly unique values collide. Each stage appends one batch: the events its
+/// custom closures saved (`willMigrate`'s at the old version, `didMigrate`'s at the new one),
+/// the record of the new schema, and a marker. A crash before a stage's batch is complete
+/// leaves the store at the old version, and the next open runs the stage again from the start;
+/// once the batch is there, replays go through it and the closures never run again.
+struct Migrator {
+    let plan: MigrationPlanChain
+    let store: Store
+
+    func migrate() throws {
+        guard let log = store.log, let latest = store.replayed.latest, latest.fingerprint != store.fingerprint else {
+            return
+        }
+        let start = try startIndex(latest)
+        let batches = try stageBatches(from: start, reader: log.reader())
+        try checkMandatoryAttributes(after: batches, from: start, reader: log.reader())
+        try store.appendMigration(batches, history: plan.history)
+        store.logger.info(
+            "migrated the store",
+            metadata: [
+                "from": "\(plan.schemas[start].version)", "to": "\(plan.current.version)", "stages": "\(batches.count)",
+            ]
+        )
+    }
+
+    /// Where the store is in the plan.
+    private func startIndex(_ latest: Event.SchemaRecord) throws -> Int {
+        guard let index = plan.index(ofFingerprint: latest.fingerprint) else {
+            if latest.version > plan.current.version {
+                throw LogbookError(
+                    .schemaMismatch,
+                    "the store was written by a newer version of the app: its schema \(latest.version) is newer than the models' \(plan.current.version) and not in \(plan.planName)",
+                    path: store.location
+                )
+            }
+            throw LogbookError(
+                .schemaMismatch,
+                "the store's schema \(latest.version) (fingerprint \(latest.fingerprint.prefix(12))) is not one of the versions of \(plan.planName)",
+                path: store.location
+            )
+        }
+        guard index <= plan.currentIndex else {
+            throw LogbookError(
+                .schemaMismatch,
+                "the store is at version \(latest.version), newer than the models' version \(plan.current.version): it was written by a newer version of the app",
+                path: store.location
+            )
+        }
+        return index
+    }
+
+    /// Runs each stage's closures against stores that capture their saves, and returns one
+    /// batch per stage.
+    private func stageBatches(from start: Int, reader: LogReader) throws -> [[EventEnvelope]] {
+        var batches: [[EventEnvelope]] = []
+        var lastNumber = store.replayed.numbers.values.max() ?? 0
+        for index in start..<plan.currentIndex {
+            let from = plan.schemas[index]
+            let to = plan.schemas[index + 1]
+            let earlier = batches.flatMap { $0 }
+            var batch: [EventEnvelope] = []
+            var isCustom = false
+            if case .custom(_, _, let willMigrate, let didMigrate) = plan.stages[index] {
+                isCustom = true
+                if let willMigrate {
+                    batch += try run(
+                        willMigrate,
+                        "willMigrate",
+                        at: from,
+                        history: Array(plan.schemas[..<index]),
+                        reader,
+                        earlier,
+                        from,
+                        to
+                    )
+                }
+                lastNumber += 1
+                batch.append(schemaRecord(to, number: lastNumber))
+                if let didMigrate {
+                    batch += try run(
+                        didMigrate,
+                        "didMigrate",
+                        at: to,
+                        history: Array(plan.schemas[..<(index + 1)]),
+                        reader,
+                        earlier + batch,
+                        from,
+                        to
+                    )
+                }
+            } else {
+                lastNumber += 1
+                batch.append(schemaRecord(to, number: lastNumber))
+            }
+            let marker = Event.MigrationMarker(
+                fromVersion: from.version,
+                toVersion: to.version,
+                fromFingerprint: from.fingerprint.hexString,
+                toFingerprint: to.fingerprint.hexString,
+                isCustom: isCustom
+            )
+            batch.append(EventEnvelope(schemaNumber: lastNumber, event: .migration(marker)))
+            batches.append(batch)
+        }
+        return batches
+    }
+
+    private func schemaRecord(_ schema: Schema, number: UInt32) -> EventEnvelope {
+        EventEnvelope(
+            schemaNumber: number,
+            event: .schema(
+                .init(
+                    number: number,
+                    version: schema.version,
+                    fingerprint: schema.fingerprint.hexString,
+                    schema: schema
+                )
+            )
+        )
+    }
+
+    // swift-format-ignore: ParameterCount
+    private func run(
+        _ closure: @Sendable (ModelContext) throws -> Void,
+        _ name: String,
+        at schema: Schema,
+        history: [Schema],
+        _ reader: LogReader,
+        _ pending: [EventEnvelope],
+        _ from: Schema,
+        _ to: Schema
+    ) throws -> [EventEnvelope] {
+        let stageStore = try Store(
+            capturing: schema,
+            history: history,
+            reader: reader,
+            pending: pending,
+            logger: store.logger
+        )
+        let context = ModelContext(ModelContainer(store: stageStore))
+        do {
+            try closure(context)
+            if context.hasChanges { try context.save() }
+        } catch {
+            throw LogbookError(
+                .migrationFailed,
+                "\(name) of the stage from \(from.version) to \(to.version) failed; the store is left at \(from.version)",
+                path: store.location,
+                cause: SendableDescription(error)
+            )
+        }
+        return stageStore.captured
+    }
+
+    /// Refuses a migration that would leave a non-optional attribute without a value.
+    private func checkMandatoryAttributes(after batches: [[EventEnvelope]], from start: Int, reader: LogReader) throws {
+        let check = try Store(
+            capturing: plan.current,
+            history: plan.history,
+            reader: reader,
+            pending: batches.flatMap { $0 },
+            logger: store.logger
+        )
+        let failure: LogbookError? = check.read { state in
+            for table in state.projection.tables {
+                for (index, attribute) in table.entity.attributes.enumerated()
+                where !attribute.isOptional && !attribute.hasDefaultValue {
+                    let missing = table.rows.values.reduce(0) { $0 + ($1.values[index] == .null ? 1 : 0) }
+                    guard missing > 0 else { continue }
+                    return LogbookError(
+                        .migrationFailed,
+                        "\(table.entity.name).\(attribute.name) is not optional and has no default, but \(missing) object(s) would have no value after migrating from \(plan.schemas[start].version) to \(plan.current.version) (missing attribute values on mandatory destination attribute); make it optional, give it a default, or set it in a custom stage's didMigrate",
+                        path: store.location
+                    )
+                }
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// An error reduced to its description, so that any error a closure throws can be kept as the
+/// `Sendable` cause of a ``LogbookError``.
+struct SendableDescription: Error, Sendable, CustomStringConvertible {
+    let description: String
+
+    init(_ error: any Error) {
+        description = String(describing: error)
+    }
+}
