@@ -103,3 +103,26 @@ struct ToolTests {
         )
     }
 }
+
+struct DemoTests {
+    @Test func theDemoMigratesTheFirstReleasesTripsAndTheStoreVerifies() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("trips.store")
+        let outcome = try ToolProcess.run(["demo", store])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("stage 1.0.0 → 2.0.0 (custom): Trip.name becomes unique, folds 2 Trip"))
+        #expect(
+            outcome.stdout.contains(
+                "stage 2.0.0 → 3.0.0 (lightweight): Trip.end_date → endDate, Trip.start_date → startDate"
+            )
+        )
+        #expect(outcome.stdout.contains("3 trips with unique names; 9 of 9 bucket-list items kept"))
+        #expect(outcome.stdout.contains("\"Kyoto in autumn\" to Kyoto and Nara"))
+        #expect(outcome.stdout.contains("staying at Machiya Sanjo"), "the newer accommodation wins")
+        let verify = try ToolProcess.run(["verify", store])
+        #expect(verify.status == 0)
+        let again = try ToolProcess.run(["demo", store])
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("already exists; give the demo a new path"))
+    }
+}

@@ -28,7 +28,7 @@ struct Migrator {
     }
 
     /// Where the store is in the plan.
-    private func startIndex(_ latest: Event.SchemaRecord) throws -> Int {
+    func startIndex(_ latest: Event.SchemaRecord) throws -> Int {
         guard let index = plan.index(ofFingerprint: latest.fingerprint) else {
             if latest.version > plan.current.version {
                 throw LogbookError(

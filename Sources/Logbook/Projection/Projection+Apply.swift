@@ -76,6 +76,7 @@ extension Projection {
         }
         if let survivor = uniqueCollision(table, row, excluding: id) {
             aliases[id] = survivor
+            foldCounts[table] += 1
             setAttributes(table, survivor, attributes)
             for reference in toOne {
                 guard let target = reference.target,
@@ -95,8 +96,8 @@ extension Projection {
     }
 
     /// Folds a live object into another: `values` replace the survivor's, the folded object's
-    /// relationships move to the survivor (a to-one only when the survivor has none), and the
-    /// folded identifier becomes an alias of the survivor.
+    /// relationships move to the survivor (to-many ones united, a set to-one replacing the
+    /// survivor's), and the folded identifier becomes an alias of the survivor.
     private mutating func fold(_ table: Int, _ id: UInt64, into survivor: UInt64, values: [AttributeValue]) {
         guard let folded = tables[table].rows[id], var kept = tables[table].rows[survivor] else { return }
         for (relationship, targets) in folded.relationships.enumerated() {
@@ -109,11 +110,12 @@ extension Projection {
         tables[table].rows[survivor] = kept
         tables[table].index(survivor, kept)
         for (relationship, targets) in folded.relationships.enumerated() {
-            let isToMany = links[table][relationship].isToMany
-            if !isToMany, tables[table].rows[survivor]?.relationships[relationship].isEmpty == false { continue }
+            // To-many relationships are united; a set to-one replaces the survivor's, whose
+            // former target is kept, unlinked.
             for target in targets { connect(table, survivor, relationship, target) }
         }
         aliases[id] = survivor
+        foldCounts[table] += 1
     }
 
     /// The live object that already holds one of `row`'s unique values.

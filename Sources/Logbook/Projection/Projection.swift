@@ -29,6 +29,8 @@ package struct Projection: Sendable {
     private let tableIndex: [String: Int]
     /// Identifiers merged away by an upsert, and the identifier they were merged into.
     package internal(set) var aliases: [UInt64: UInt64] = [:]
+    /// For each table: how many objects upserts and unique constraints folded into others.
+    package internal(set) var foldCounts: [Int]
     /// One more than the largest identifier ever seen.
     package internal(set) var nextIdentifier: UInt64 = 1
     /// The sequence number of the last event applied.
@@ -47,6 +49,7 @@ package struct Projection: Sendable {
         var byName: [String: Int] = [:]
         for (index, table) in tables.enumerated() { byName[table.entity.name] = index }
         self.tables = tables
+        self.foldCounts = Array(repeating: 0, count: tables.count)
         self.tableIndex = byName
         self.links = schema.entities.map { entity in
             entity.relationships.map { relationship in

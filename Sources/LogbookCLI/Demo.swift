@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import Logbook
+import SampleTrips
+
+extension LogbookCommand {
+    struct Demo: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Tell the SampleTrips story: write version 1, open it with version 3 through the plan.",
+            discussion: """
+                Writes the trips of the talk's first release (names not yet unique, dates named \
+                start_date and end_date) to a new store, shows what the migration plan would do, \
+                opens the store with the current models through SampleTripsMigrationPlan, and \
+                prints the trips as they are now.
+                """
+        )
+
+        @Argument(help: "A path for the new store; it must not exist yet.")
+        var store: String
+
+        func validate() throws {
+            if FileManager.default.fileExists(atPath: store) {
+                throw ValidationError("\(store) already exists; give the demo a new path")
+            }
+        }
+
+        func run() throws {
+            let url = URL(fileURLWithPath: store)
+            let configuration = ModelConfiguration(url: url)
+            print("1. Writing the first release's trips (version 1.0.0) to \(store)")
+            do {
+                let context = ModelContext(
+                    try ModelContainer(for: SampleTripsSchemaV1.Trip.self, configurations: configuration)
+                )
+                SampleData.insertV1(SampleData.demoTrips, into: context)
+                try context.save()
+            }
+            for trip in SampleData.demoTrips {
+                print(
+                    "   \"\(trip.name)\" to \(trip.destination), \(trip.bucketList.count) bucket-list item(s)\(trip.accommodation.map { ", staying at \($0.placeName)" } ?? "")"
+                )
+            }
+            let items = SampleData.demoTrips.reduce(0) { $0 + $1.bucketList.count }
+            print("   \(SampleData.demoTrips.count) trips and \(items) bucket-list items saved in one batch")
+            print()
+            print("2. What opening it with the current models would do:")
+            let preview = try ModelContainer.previewMigration(
+                for: Trip.self,
+                migrationPlan: SampleTripsMigrationPlan.self,
+                configuration: configuration
+            )
+            for line in preview.description.split(separator: "\n") { print("   \(line)") }
+            print()
+            print("3. Opening with version \(preview.modelVersion) through SampleTripsMigrationPlan")
+            let container = try ModelContainer(
+                for: Trip.self,
+                migrationPlan: SampleTripsMigrationPlan.self,
+                configurations: configuration
+            )
+            let context = ModelContext(container)
+            let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate)]))
+            let formatter = DateFormatter()
+            formatter.dateFormat = "yyyy-MM-dd"
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            for trip in trips {
+                print(
+                    "   \"\(trip.name)\" to \(trip.destination), \(formatter.string(from: trip.startDate)) → \(formatter.string(from: trip.endDate))"
+                )
+                for item in (trip.bucketList ?? []).sorted(by: { $0.title < $1.title }) {
+                    print("     - \(item.title)\(item.hasReservation ? " (reserved)" : "")")
+                }
+                if let stay = trip.livingAccommodation {
+                    print("     staying at \(stay.placeName), \(stay.address)")
+                }
+            }
+            let itemCount = try context.fetchCount(FetchDescriptor<BucketListItem>())
+            print("   \(trips.count) trips with unique names; \(itemCount) of \(items) bucket-list items kept")
+            print()
+            print("The old events are still in the log, byte for byte: try `logbook verify \(store)`.")
+        }
+    }
+}
