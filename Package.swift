@@ -72,7 +72,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LogbookCLITests",
-            dependencies: ["Logbook", "LogbookCLI"]
+            dependencies: ["Logbook", "LogbookCLI", "SampleTrips"]
         ),
     ],
     swiftLanguageModes: [.v6]

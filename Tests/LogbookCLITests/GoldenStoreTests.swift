@@ -1,4 +1,5 @@
 import Foundation
+import SampleTrips
 import Testing
 
 @testable import Logbook
@@ -63,5 +64,71 @@ struct GoldenStoreTests {
         let verify = try ToolProcess.run(["verify", copy.path])
         #expect(verify.status == 0)
         #expect(verify.stdout.contains("32 events (sequence 1...32)"))
+    }
+}
+
+/// The SampleTrips golden stores, opened with the current models through the talk's plan.
+struct SampleTripsGoldenStoreTests {
+    /// A copy of a fixture in a temporary directory: opening migrates, and fixtures never change.
+    private func copy(_ name: String, into directory: TemporaryDirectory) throws -> URL {
+        let source = GoldenStoreTests.fixtures.appendingPathComponent(name)
+        let target = URL(fileURLWithPath: directory.child(name))
+        try FileManager.default.copyItem(at: source, to: target)
+        return target
+    }
+
+    private func day(_ offset: Double) -> Date { Date(timeIntervalSince1970: 1_780_272_000 + offset * 86_400) }
+
+    @Test func theVersion1StoreOpensAtVersion3WithEveryValue() throws {
+        let directory = TemporaryDirectory()
+        let url = try copy("sampletrips-v1", into: directory)
+        let container = try ModelContainer(
+            for: Trip.self,
+            migrationPlan: SampleTripsMigrationPlan.self,
+            configurations: ModelConfiguration(url: url)
+        )
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.map(\.name) == ["Iceland ring road", "Kyoto in autumn", "Summer in Lisbon"])
+        #expect(trips.map(\.destination) == ["Iceland", "Kyoto and Nara", "Lisbon and Sintra"])
+        #expect(trips.map(\.startDate) == [day(61), day(121), day(2)])
+        #expect(trips.map(\.endDate) == [day(75), day(131), day(10)])
+        #expect(
+            trips.map { Set($0.bucketList?.map(\.title) ?? []) } == [
+                ["Jökulsárlón", "Hot pot in Mývatn", "Puffins"],
+                ["Fushimi Inari at dawn", "Philosopher's Path", "Deer park in Nara"],
+                ["Ride tram 28", "Pastéis de Belém", "Pena Palace"],
+            ]
+        )
+        #expect(trips.map { $0.livingAccommodation?.placeName } == ["Guesthouse Sól", "Machiya Sanjo", "Casa Alfama"])
+        #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 9, "no bucket-list item lost")
+        #expect(
+            try context.fetchCount(FetchDescriptor<LivingAccommodation>()) == 4,
+            "the replaced accommodation is kept"
+        )
+    }
+
+    @Test func theVersion2StoreOpensAtVersion3WithEveryValue() throws {
+        let directory = TemporaryDirectory()
+        let url = try copy("sampletrips-v2", into: directory)
+        let container = try ModelContainer(
+            for: Trip.self,
+            migrationPlan: SampleTripsMigrationPlan.self,
+            configurations: ModelConfiguration(url: url)
+        )
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.map(\.name) == ["Iceland ring road", "Kyoto in autumn", "Kyoto in autumn ", "Summer in Lisbon"])
+        #expect(trips.map(\.startDate) == [day(61), day(120), day(121), day(2)])
+        #expect(trips.map { $0.bucketList?.count ?? 0 } == [3, 2, 1, 3])
+        #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 9)
+        #expect(try context.fetchCount(FetchDescriptor<LivingAccommodation>()) == 4)
+    }
+
+    @Test(arguments: [("sampletrips-v1", "1 batches, 20 events"), ("sampletrips-v2", "6 batches, 20 events")])
+    func theFixturesAreSoundAndHoldOnlyWhatTheyWereMadeWith(name: String, content: String) throws {
+        let verify = try ToolProcess.run(["verify", GoldenStoreTests.fixtures.appendingPathComponent(name).path])
+        #expect(verify.status == 0)
+        #expect(verify.stdout.contains("1 segments, \(content)"))
     }
 }

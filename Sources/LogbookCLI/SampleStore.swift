@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import Logbook
+import SampleTrips
+
+extension LogbookCommand {
+    /// Writes the demo's trips with the models of an earlier SampleTrips version: how the
+    /// golden stores in `Fixtures/` were made.
+    struct SampleStore: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "_sample-store",
+            abstract: "Write the demo trips at SampleTrips version 1 or 2 (for fixtures).",
+            shouldDisplay: false
+        )
+
+        @Option(help: "The SampleTrips schema version to write with: 1 or 2.")
+        var version = 1
+
+        @Argument(help: "A path for the new store; it must not exist yet.")
+        var store: String
+
+        func validate() throws {
+            guard version == 1 || version == 2 else { throw ValidationError("--version must be 1 or 2") }
+            if FileManager.default.fileExists(atPath: store) { throw ValidationError("\(store) already exists") }
+        }
+
+        func run() throws {
+            let configuration = ModelConfiguration(url: URL(fileURLWithPath: store))
+            if version == 1 {
+                let context = ModelContext(
+                    try ModelContainer(for: SampleTripsSchemaV1.Trip.self, configurations: configuration)
+                )
+                SampleData.insertV1(SampleData.demoTrips, into: context)
+                try context.save()
+            } else {
+                let context = ModelContext(
+                    try ModelContainer(for: SampleTripsSchemaV2.Trip.self, configurations: configuration)
+                )
+                for record in SampleData.demoTrips {
+                    let trip = SampleTripsSchemaV2.Trip(
+                        name: record.name,
+                        destination: record.destination,
+                        start_date: record.startDate,
+                        end_date: record.endDate
+                    )
+                    context.insert(trip)
+                    for item in record.bucketList {
+                        trip.bucketList?.append(
+                            SampleTripsSchemaV2.BucketListItem(
+                                title: item.title,
+                                details: item.details,
+                                hasReservation: item.hasReservation,
+                                isInPlan: item.isInPlan
+                            )
+                        )
+                    }
+                    if let stay = record.accommodation {
+                        trip.livingAccommodation = SampleTripsSchemaV2.LivingAccommodation(
+                            address: stay.address,
+                            placeName: stay.placeName
+                        )
+                    }
+                    // One save per trip: a duplicate name is an upsert of the stored trip.
+                    try context.save()
+                }
+            }
+        }
+    }
+}
