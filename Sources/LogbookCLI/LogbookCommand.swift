@@ -11,6 +11,9 @@ struct LogbookCommand: ParsableCommand {
             holds the store open for writing.
             """,
         version: "0.1.0",
-        subcommands: [Demo.self, Info.self, Verify.self, AppendLoop.self, MeasureLog.self, SampleStore.self]
+        subcommands: [
+            Demo.self, Info.self, Dump.self, Replay.self, Tail.self, Verify.self, AppendLoop.self, MeasureLog.self,
+            SampleStore.self,
+        ]
     )
 }

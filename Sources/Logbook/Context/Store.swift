@@ -141,20 +141,15 @@ final class Store: Sendable {
             }
         }
         if let reader {
-            var cursor = reader.batches()
-            while let batch = try cursor.next() {
-                for index in 0..<batch.count {
-                    do {
-                        apply(try EventCodec.decode(batch.event(at: index)))
-                    } catch {
-                        var located = error
-                        located.path = batch.segment
-                        located.offset = batch.offset
-                        located.sequence = batch.firstSequence + UInt64(index)
-                        throw located
-                    }
+            do {
+                try EventStream.forEach(reader) { sequence, envelope in
+                    apply(envelope)
+                    state.projection.lastSequence = sequence
                 }
-                state.projection.lastSequence = batch.lastSequence
+            } catch let error as LogbookError {
+                throw error
+            } catch {
+                preconditionFailure("replay's closure throws nothing: \(error)")
             }
         }
         for envelope in pending { apply(envelope) }

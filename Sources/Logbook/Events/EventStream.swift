@@ -1,0 +1,52 @@
+/// Decodes every event of a store in order: the one loop that replay, the tool and
+/// verification share.
+package enum EventStream {
+    /// Calls `body` with each event's sequence number and decoded envelope, up to `last`.
+    ///
+    /// - Throws: ``LogbookError`` for damaged batches, and for an event that does not decode,
+    ///   naming its segment, the batch's byte offset and the event's sequence number; or what
+    ///   `body` throws.
+    package static func forEach(
+        _ reader: LogReader,
+        from first: UInt64 = 1,
+        through last: UInt64 = .max,
+        _ body: (UInt64, EventEnvelope) throws -> Void
+    ) throws {
+        var cursor = reader.batches(from: first)
+        while let batch = try cursor.next() {
+            for index in 0..<batch.count {
+                let sequence = batch.firstSequence + UInt64(index)
+                if sequence < first { continue }
+                if sequence > last { return }
+                let envelope: EventEnvelope
+                do {
+                    envelope = try EventCodec.decode(batch.event(at: index))
+                } catch {
+                    var located = error
+                    located.path = batch.segment
+                    located.offset = batch.offset
+                    located.sequence = sequence
+                    throw located
+                }
+                try body(sequence, envelope)
+            }
+        }
+    }
+}
+
+extension Projection {
+    /// The projection of a store as of a sequence number, at the newest schema recorded by
+    /// then, with nothing but the log: what `logbook replay` shows.
+    ///
+    /// - Returns: the projection, or `nil` for a store that recorded no schema.
+    package static func replaying(_ reader: LogReader, through last: UInt64 = .max) throws -> Projection? {
+        let records = try RecordedSchemas.scan(reader, through: last)
+        guard let latest = records.last else { return nil }
+        var projection = Projection(schema: latest.schema, history: records.dropLast().map(\.schema))
+        try EventStream.forEach(reader, through: last) { sequence, envelope in
+            projection.apply(envelope.event)
+            projection.lastSequence = sequence
+        }
+        return projection
+    }
+}

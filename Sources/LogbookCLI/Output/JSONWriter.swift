@@ -1,0 +1,177 @@
+import Foundation
+import Logbook
+
+/// Writes JSON by hand into a byte buffer: one object per line, fast enough to stream a store.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+    private var needsComma: [Bool] = []
+
+    init() {
+        bytes.reserveCapacity(1 << 16)
+    }
+
+    mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma.removeAll(keepingCapacity: true)
+    }
+
+    mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma.append(false)
+    }
+
+    mutating func endObject() {
+        needsComma.removeLast()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma.append(false)
+    }
+
+    mutating func endArray() {
+        needsComma.removeLast()
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    mutating func key(_ name: String) {
+        separate()
+        appendString(name)
+        bytes.append(UInt8(ascii: ":"))
+        // The value that follows must not add a comma of its own.
+        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+        pendingKey = true
+    }
+
+    private var pendingKey = false
+
+    mutating func string(_ value: String) {
+        separate()
+        appendString(value)
+    }
+
+    mutating func number(_ value: some BinaryInteger) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func raw(_ text: String) {
+        separate()
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func rawBytes(_ data: some Collection<UInt8>) {
+        separate()
+        bytes.append(contentsOf: data)
+    }
+
+    mutating func newline() {
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    private mutating func separate() {
+        if pendingKey {
+            pendingKey = false
+        } else if let last = needsComma.last, last {
+            bytes.append(UInt8(ascii: ","))
+        }
+        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = true }
+    }
+
+    private mutating func appendString(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [
+                    0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                ])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONWriter {
+    /// Writes an attribute value as typed JSON: numbers as numbers (non-finite ones as strings),
+    /// dates in ISO 8601, UUIDs and URLs as strings, data in base64, composites as the JSON they
+    /// are stored as.
+    mutating func value(_ value: AttributeValue) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let flag): raw(flag ? "true" : "false")
+        case .int(let number): self.number(number)
+        case .uint(let number): self.number(number)
+        case .double(let number): floating(number)
+        case .float(let number): floating(Double(number))
+        case .decimal(let number): raw(number.description)
+        case .string(let text): string(text)
+        case .date(let date): string(ValueText.iso8601(date))
+        case .uuid(let uuid): string(uuid.uuidString)
+        case .url(let url): string(url.absoluteString)
+        case .data(let data): string(data.base64EncodedString())
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element) }
+            endArray()
+        case .composite(let data):
+            if (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil {
+                rawBytes(data)
+            } else {
+                string(data.base64EncodedString())
+            }
+        }
+    }
+
+    private mutating func floating(_ number: Double) {
+        if number.isNaN {
+            string("NaN")
+        } else if number.isInfinite {
+            string(number > 0 ? "Infinity" : "-Infinity")
+        } else {
+            raw("\(number)")
+        }
+    }
+}
+
+/// Attribute values as text for people.
+enum ValueText {
+    nonisolated(unsafe) private static let formatter: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
+
+    static func iso8601(_ date: Date) -> String {
+        formatter.string(from: date)
+    }
+
+    static func text(_ value: AttributeValue) -> String {
+        switch value {
+        case .null: return "nil"
+        case .bool(let flag): return "\(flag)"
+        case .int(let number): return "\(number)"
+        case .uint(let number): return "\(number)"
+        case .double(let number): return "\(number)"
+        case .float(let number): return "\(number)"
+        case .decimal(let number): return number.description
+        case .string(let text): return "\"\(text)\""
+        case .date(let date): return iso8601(date)
+        case .uuid(let uuid): return uuid.uuidString
+        case .url(let url): return url.absoluteString
+        case .data(let data): return "<\(data.count) bytes>"
+        case .array(let elements): return "[" + elements.map(text).joined(separator: ", ") + "]"
+        case .composite(let data): return String(decoding: data, as: UTF8.self)
+        }
+    }
+}

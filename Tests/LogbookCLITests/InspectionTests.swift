@@ -1,0 +1,145 @@
+import Foundation
+import Logbook
+import SampleTrips
+import Testing
+
+/// `dump`, `replay` and `tail` run on stores made here, the way a user runs them.
+struct InspectionTests {
+    /// A store migrated from version 1 by the demo, plus a later delete.
+    private func migratedStore(_ directory: TemporaryDirectory) throws -> String {
+        let store = directory.child("trips.store")
+        let demo = try ToolProcess.run(["demo", store])
+        #expect(demo.status == 0)
+        return store
+    }
+
+    @Test func dumpAsJSONIsOneParseableObjectPerEventUpcastUnlessRaw() throws {
+        let directory = TemporaryDirectory()
+        let store = try migratedStore(directory)
+        let outcome = try ToolProcess.run(["dump", store, "--format", "json"])
+        #expect(outcome.status == 0)
+        let lines = outcome.stdout.split(separator: "\n")
+        #expect(lines.count == 25)
+        var kinds: [String: Int] = [:]
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["seq"] is Int)
+            #expect(object["schemaVersion"] is String)
+            kinds[object["kind"] as? String ?? "?", default: 0] += 1
+        }
+        #expect(kinds == ["schema": 3, "insert": 19, "update": 1, "migration": 2])
+        let first = try #require(
+            try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any]
+        )
+        #expect(first["entity"] as? String == "Trip")
+        let attributes = try #require(first["attributes"] as? [String: Any])
+        #expect(
+            attributes["startDate"] as? String == "2026-06-01T00:00:00.000Z",
+            "upcast to the newest schema, ISO 8601"
+        )
+        #expect(first["schemaVersion"] as? String == "3.0.0")
+        let raw = try ToolProcess.run(["dump", store, "--format", "json", "--raw", "--from", "2", "--to", "2"])
+        #expect(
+            raw.stdout
+                == #"{"seq":2,"schemaVersion":"1.0.0","kind":"insert","entity":"Trip","id":1,"attributes":{"name":"Summer in Lisbon","destination":"Lisbon","start_date":"2026-06-01T00:00:00.000Z","end_date":"2026-06-08T00:00:00.000Z"},"relationships":{}}"#
+                + "\n"
+        )
+    }
+
+    @Test func dumpFiltersByEntityAndRange() throws {
+        let directory = TemporaryDirectory()
+        let store = try migratedStore(directory)
+        let trips = try ToolProcess.run(["dump", store, "--entity", "Trip"])
+        #expect(trips.stdout.split(separator: "\n").count == 7, "six inserts and the trimming update")
+        let range = try ToolProcess.run(["dump", store, "--from", "3", "--to", "4"])
+        #expect(
+            range.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) } == ["3", "4"]
+        )
+        let bad = try ToolProcess.run(["dump", store, "--from", "9", "--to", "4"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--from 9 is after --to 4"))
+    }
+
+    @Test func replayShowsTheObjectsWithRelationshipsNowAndAsOfASequence() throws {
+        let directory = TemporaryDirectory()
+        let store = try migratedStore(directory)
+        let now = try ToolProcess.run(["replay", store, "--entity", "Trip"])
+        #expect(now.status == 0)
+        #expect(
+            now.stdout.hasPrefix("as of sequence 25, schema 3.0.0: 9 BucketListItem, 4 LivingAccommodation, 3 Trip\n")
+        )
+        #expect(now.stdout.contains("Trip#1\tdestination=\"Lisbon and Sintra\""))
+        #expect(now.stdout.contains("bucketList → [#2, #3, #10] livingAccommodation → #4"))
+        let early = try ToolProcess.run(["replay", store, "--as-of", "5", "--format", "json"])
+        let objects = try early.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(
+            objects.map { $0["entity"] as? String } == [
+                "BucketListItem", "BucketListItem", "LivingAccommodation", "Trip",
+            ]
+        )
+        let unknown = try ToolProcess.run(["replay", store, "--entity", "Hotel"])
+        #expect(unknown.status == 1)
+        #expect(
+            unknown.stderr
+                == "Error: the store has no entity named Hotel (it has BucketListItem, LivingAccommodation, Trip)\n"
+        )
+    }
+
+    @Test func tailPrintsTheLastEventsAndFollowsAWriter() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("trips.store")
+        let container = try ModelContainer(
+            for: Trip.self,
+            configurations: ModelConfiguration(url: URL(fileURLWithPath: store))
+        )
+        let context = ModelContext(container)
+        context.insert(makeTrip("First"))
+        try context.save()
+        let last = try ToolProcess.run(["tail", store, "-n", "1"])
+        #expect(last.stdout.hasPrefix("2\t1.0.0\tinsert\tTrip#1\t"))
+        let (process, out) = try ToolProcess.start(["tail", store, "--follow", "-n", "0"])
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        usleep(300_000)
+        context.insert(makeTrip("Second"))
+        try context.save()
+        var seen = ""
+        let deadline = Date().addingTimeInterval(5)
+        while !seen.contains("Second") && Date() < deadline {
+            seen += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        #expect(seen.contains("3\t1.0.0\tinsert\tTrip#2\tname=\"Second\""))
+    }
+
+    @Test(arguments: ["dump", "replay", "tail", "info"])
+    func aDamagedStoreGetsAOneLineErrorNamingSegmentAndOffset(command: String) throws {
+        let directory = TemporaryDirectory()
+        let store = try migratedStore(directory)
+        let segment = store + "/00000000000000000001.log"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: segment)))
+        bytes[40] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: segment))
+        let outcome = try ToolProcess.run([command, store])
+        if command == "info" {
+            #expect(outcome.stdout.contains("damage:"))
+            return
+        }
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.hasPrefix("Error: damaged log: checksum mismatch"))
+        #expect(outcome.stderr.contains("\(segment) at byte offset 0"))
+        #expect(outcome.stderr.split(separator: "\n").count == 1)
+    }
+}
+
+private func makeTrip(_ name: String) -> Trip {
+    Trip(
+        name: name,
+        destination: "x",
+        startDate: Date(timeIntervalSince1970: 0),
+        endDate: Date(timeIntervalSince1970: 0)
+    )
+}
