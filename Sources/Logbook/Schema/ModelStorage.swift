@@ -14,7 +14,7 @@
 ///     set { withMutation { _name = newValue }; _$ModelStorage._$didSet(self, 0, from: old, to: newValue) }
 /// }
 /// private var _name: String                           // the value, typed: reads cost a field load
-/// private static func _$name() -> _$PropertyBinding<Trip>  // the property's schema and accessors
+/// private static func _$property_name() -> _$PropertyBinding<Trip>  // the property's schema and accessors
 ///
 /// public let _$observationRegistrar: ObservationRegistrar  // Observation, as @Observable does it
 /// public var _$storage: _$ModelStorage                     // this struct
@@ -52,7 +52,7 @@
 ///   order (``AttributeValue/null`` for relationships, which start empty). `@Transient`
 ///   properties take their declared defaults.
 public struct _$ModelStorage {
-    /// The model's permanent identifier, once a context has inserted it.
+    /// The model's identifier: temporary until a context inserts the model, then permanent.
     var persistentIdentifier: PersistentIdentifier?
 
     /// The context managing the model, told about its changes.

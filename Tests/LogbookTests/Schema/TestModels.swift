@@ -177,3 +177,14 @@ final class Owner {
 final class Pet {
     var name: String = ""
 }
+
+// MARK: - Names that resemble the generated members
+
+/// Properties named like the members `@Model` adds, without their `_$` prefix.
+@Model
+final class GeneratedLookalikes {
+    var storage: String = ""
+    var binding: Int = 0
+    var observationRegistrar: Bool = false
+    var values: [String] = []
+}
