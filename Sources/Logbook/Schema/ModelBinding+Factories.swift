@@ -48,6 +48,54 @@ extension _$PropertyBinding {
         makeAttribute(name, .rawRepresentable, keyPath, get, set, hasDefaultValue, [], nil, nil)
     }
 
+    /// Not API: a property of an optional of a `RawRepresentable` type, stored as raw values.
+    public static func property<Value: RawRepresentable & SendableMetatype>(
+        _ name: String,
+        keyPath: KeyPath<Model, Value?> & Sendable,
+        get: @escaping @Sendable (Model) -> Value?,
+        set: @escaping @Sendable (Model, Value?) -> Void,
+        hasDefaultValue: Bool
+    ) -> _$PropertyBinding where Value.RawValue: AttributeValueConvertible {
+        let codec = AttributeCodec<Value>.rawRepresentable.optional
+        return makeAttribute(name, codec, keyPath, get, set, hasDefaultValue, [], nil, nil)
+    }
+
+    /// Not API: a property of an optional of a `Codable` `RawRepresentable` type, stored as raw values.
+    public static func property<Value: RawRepresentable & Codable & SendableMetatype>(
+        _ name: String,
+        keyPath: KeyPath<Model, Value?> & Sendable,
+        get: @escaping @Sendable (Model) -> Value?,
+        set: @escaping @Sendable (Model, Value?) -> Void,
+        hasDefaultValue: Bool
+    ) -> _$PropertyBinding where Value.RawValue: AttributeValueConvertible {
+        let codec = AttributeCodec<Value>.rawRepresentable.optional
+        return makeAttribute(name, codec, keyPath, get, set, hasDefaultValue, [], nil, nil)
+    }
+
+    /// Not API: a property of an array of a `RawRepresentable` type, stored as raw values.
+    public static func property<Value: RawRepresentable & SendableMetatype>(
+        _ name: String,
+        keyPath: KeyPath<Model, [Value]> & Sendable,
+        get: @escaping @Sendable (Model) -> [Value],
+        set: @escaping @Sendable (Model, [Value]) -> Void,
+        hasDefaultValue: Bool
+    ) -> _$PropertyBinding where Value.RawValue: AttributeValueConvertible {
+        let codec = AttributeCodec<Value>.rawRepresentable.array
+        return makeAttribute(name, codec, keyPath, get, set, hasDefaultValue, [], nil, nil)
+    }
+
+    /// Not API: a property of an array of a `Codable` `RawRepresentable` type, stored as raw values.
+    public static func property<Value: RawRepresentable & Codable & SendableMetatype>(
+        _ name: String,
+        keyPath: KeyPath<Model, [Value]> & Sendable,
+        get: @escaping @Sendable (Model) -> [Value],
+        set: @escaping @Sendable (Model, [Value]) -> Void,
+        hasDefaultValue: Bool
+    ) -> _$PropertyBinding where Value.RawValue: AttributeValueConvertible {
+        let codec = AttributeCodec<Value>.rawRepresentable.array
+        return makeAttribute(name, codec, keyPath, get, set, hasDefaultValue, [], nil, nil)
+    }
+
     /// Not API: a property of any other `Codable` type: an optional or array of enums or
     /// composites, or a composite.
     public static func property<Value: Codable & SendableMetatype>(
@@ -173,6 +221,66 @@ extension _$PropertyBinding {
         hashModifier: String? = nil
     ) -> _$PropertyBinding where Value.RawValue: AttributeValueConvertible {
         makeAttribute(name, .rawRepresentable, keyPath, get, set, hasDefaultValue, options, originalName, hashModifier)
+    }
+
+    /// Not API: an `@Attribute` of an optional of a `RawRepresentable` type, stored as raw values.
+    public static func attribute<Value: RawRepresentable & SendableMetatype>(
+        _ name: String,
+        keyPath: KeyPath<Model, Value?> & Sendable,
+        get: @escaping @Sendable (Model) -> Value?,
+        set: @escaping @Sendable (Model, Value?) -> Void,
+        hasDefaultValue: Bool,
+        _ options: Schema.Attribute.Option...,
+        originalName: String? = nil,
+        hashModifier: String? = nil
+    ) -> _$PropertyBinding where Value.RawValue: AttributeValueConvertible {
+        let codec = AttributeCodec<Value>.rawRepresentable.optional
+        return makeAttribute(name, codec, keyPath, get, set, hasDefaultValue, options, originalName, hashModifier)
+    }
+
+    /// Not API: an `@Attribute` of an optional of a `Codable` `RawRepresentable` type, stored as raw values.
+    public static func attribute<Value: RawRepresentable & Codable & SendableMetatype>(
+        _ name: String,
+        keyPath: KeyPath<Model, Value?> & Sendable,
+        get: @escaping @Sendable (Model) -> Value?,
+        set: @escaping @Sendable (Model, Value?) -> Void,
+        hasDefaultValue: Bool,
+        _ options: Schema.Attribute.Option...,
+        originalName: String? = nil,
+        hashModifier: String? = nil
+    ) -> _$PropertyBinding where Value.RawValue: AttributeValueConvertible {
+        let codec = AttributeCodec<Value>.rawRepresentable.optional
+        return makeAttribute(name, codec, keyPath, get, set, hasDefaultValue, options, originalName, hashModifier)
+    }
+
+    /// Not API: an `@Attribute` of an array of a `RawRepresentable` type, stored as raw values.
+    public static func attribute<Value: RawRepresentable & SendableMetatype>(
+        _ name: String,
+        keyPath: KeyPath<Model, [Value]> & Sendable,
+        get: @escaping @Sendable (Model) -> [Value],
+        set: @escaping @Sendable (Model, [Value]) -> Void,
+        hasDefaultValue: Bool,
+        _ options: Schema.Attribute.Option...,
+        originalName: String? = nil,
+        hashModifier: String? = nil
+    ) -> _$PropertyBinding where Value.RawValue: AttributeValueConvertible {
+        let codec = AttributeCodec<Value>.rawRepresentable.array
+        return makeAttribute(name, codec, keyPath, get, set, hasDefaultValue, options, originalName, hashModifier)
+    }
+
+    /// Not API: an `@Attribute` of an array of a `Codable` `RawRepresentable` type, stored as raw values.
+    public static func attribute<Value: RawRepresentable & Codable & SendableMetatype>(
+        _ name: String,
+        keyPath: KeyPath<Model, [Value]> & Sendable,
+        get: @escaping @Sendable (Model) -> [Value],
+        set: @escaping @Sendable (Model, [Value]) -> Void,
+        hasDefaultValue: Bool,
+        _ options: Schema.Attribute.Option...,
+        originalName: String? = nil,
+        hashModifier: String? = nil
+    ) -> _$PropertyBinding where Value.RawValue: AttributeValueConvertible {
+        let codec = AttributeCodec<Value>.rawRepresentable.array
+        return makeAttribute(name, codec, keyPath, get, set, hasDefaultValue, options, originalName, hashModifier)
     }
 
     /// Not API: an `@Attribute` of any other `Codable` type.

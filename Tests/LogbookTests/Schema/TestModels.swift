@@ -71,6 +71,8 @@ final class EveryType {
     var optionalInts: [Int]? = nil
     var palette: Palette = .red
     var priority: Priority = .low
+    var optionalPriority: Priority?
+    var priorities: [Priority] = []
     var optionalPalette: Palette?
     var palettes: [Palette] = []
     var address: Address = Address(street: "", city: "")
