@@ -130,7 +130,7 @@ private struct PropertyToPersist {
         self.type = type.trimmed
         self.index = index
         self.className = modelClass.name.trimmedDescription
-        self.hasDefaultValue = binding.initializer != nil || type.isOptional
+        self.hasDefaultValue = binding.initializer != nil || type.hasImplicitNil
         self.declaration = variable
     }
 

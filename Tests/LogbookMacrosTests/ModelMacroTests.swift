@@ -317,18 +317,19 @@ struct ModelMacroTests {
         )
     }
 
+    /// `Optional<T>` written out, unlike `T?`, gets no implicit `nil`.
     @Test func addsNoInitializerWhenAPropertyHasNoDefault() {
         assertExpansion(
             #"""
             @Model
             final class Tag {
-                var name: String
+                var name: Optional<String>
             }
             """#,
             expandedSource: #"""
                 final class Tag {
                     @_LogbookPersistedProperty(0)
-                    var name: String
+                    var name: Optional<String>
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
