@@ -1,4 +1,5 @@
-// The factories a generated `_$property_<name>()` function calls to describe one persisted property.
+// The factories a generated `_$property_<name>()` function calls to describe one persisted
+// property.
 //
 // `@Model` cannot tell from syntax alone whether `var stay: LivingAccommodation?` is a
 // relationship or a Codable attribute, nor whether a type can be stored at all. The generated
@@ -10,7 +11,10 @@
 // The families mirror the macros: `property` for a property with no schema macro,
 // `attribute`, `uniqueAttribute` and `transformableAttribute` for `@Attribute`, and
 // `relationship` for `@Relationship`. The macro appends the user's own macro arguments to the
-// call, so each family repeats the macro's parameter list.
+// call, so each family repeats the macro's parameter list. The families live in
+// `ModelBinding+PropertyFactories.swift`, `+AttributeFactories.swift` and
+// `+RelationshipFactories.swift`; this file builds the bindings they return.
+
 // MARK: - Building bindings
 
 extension _$PropertyBinding {
