@@ -28,7 +28,7 @@ extension ModelMacro: MemberMacro {
 
         let className = modelClass.name.trimmed
         let entityName = className.unescapedText
-        let descriptors = members.persisted.map { "\(className)._$\($0.name)()" }
+        let descriptors = members.persisted.map { "\(className)._$property_\($0.name)()" }
         let propertyList =
             descriptors.isEmpty
             ? "[]" : "[\n" + descriptors.map { "        \($0)" }.joined(separator: ",\n") + ",\n    ]"

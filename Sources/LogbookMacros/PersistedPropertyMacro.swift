@@ -8,7 +8,7 @@ import SwiftSyntaxMacros
 /// an `init` accessor, so that the user's initializer assigns the field directly; a getter that
 /// reports the access to Observation and loads a faulted relationship; a setter that reports
 /// the mutation and records the change. The peer role declares the backing field and
-/// `_$name()`, which describes the property to the model's binding by calling an overloaded
+/// `_$property_name()`, which describes the property to the model's binding by calling an overloaded
 /// factory: the type checker, not this macro, decides whether the property is an attribute or
 /// a relationship, and rejects types that cannot be stored.
 public enum PersistedPropertyMacro {}
@@ -95,7 +95,7 @@ extension PersistedPropertyMacro: PeerMacro {
         return [
             "private var \(raw: property.field): \(type)",
             """
-            private static func _$\(raw: property.name)() -> Logbook._$PropertyBinding<\(raw: model)> {
+            private static func _$property_\(raw: property.name)() -> Logbook._$PropertyBinding<\(raw: model)> {
                 Logbook._$PropertyBinding<\(raw: model)>.\(raw: factory)(
             \(raw: argumentLines)
                 )
@@ -130,7 +130,7 @@ private struct PropertyToPersist {
         self.type = type.trimmed
         self.index = index
         self.className = modelClass.name.trimmedDescription
-        self.hasDefaultValue = binding.initializer != nil || type.isOptional
+        self.hasDefaultValue = binding.initializer != nil || type.hasImplicitNil
         self.declaration = variable
     }
 

@@ -94,6 +94,12 @@ extension TypeSyntax {
         wrappedInOptional != nil
     }
 
+    /// Whether a stored variable of this type starts `nil` without an initial value. Only the
+    /// sugared spellings `T?` and `T!` do; `Optional<T>` written out does not.
+    var hasImplicitNil: Bool {
+        self.is(OptionalTypeSyntax.self) || self.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
+    }
+
     /// The wrapped type of an optional spelling, or `nil`.
     var wrappedInOptional: TypeSyntax? {
         if let optional = self.as(OptionalTypeSyntax.self) { return optional.wrappedType }
@@ -314,7 +320,7 @@ struct ModelMembers {
                 declaration: variable,
                 identifier: identifier.trimmed,
                 type: type.trimmed,
-                hasDefaultValue: binding.initializer != nil || type.isOptional
+                hasDefaultValue: binding.initializer != nil || type.hasImplicitNil
             )
         )
     }

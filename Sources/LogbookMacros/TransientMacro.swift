@@ -29,7 +29,7 @@ public enum TransientMacro: PeerMacro {
         }
         let binding = property.binding
         guard binding.initializer == nil, !property.declaration.isLazy else { return [] }
-        if let type = property.type, type.isOptional, !property.declaration.isLet { return [] }
+        if let type = property.type, type.hasImplicitNil, !property.declaration.isLet { return [] }
         context.diagnose(
             LogbookDiagnostic.transientRequiresDefault(name: property.name).diagnose(
                 at: binding.pattern,

@@ -58,7 +58,7 @@ struct ModelMacroTests {
 
                     private var _name: String
 
-                    private static func _$name() -> Logbook._$PropertyBinding<Trip> {
+                    private static func _$property_name() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.uniqueAttribute(
                             "name",
                             keyPath: \Trip.name,
@@ -95,7 +95,7 @@ struct ModelMacroTests {
 
                     private var _startDate: Date
 
-                    private static func _$startDate() -> Logbook._$PropertyBinding<Trip> {
+                    private static func _$property_startDate() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.attribute(
                             "startDate",
                             keyPath: \Trip.startDate,
@@ -132,7 +132,7 @@ struct ModelMacroTests {
 
                     private var _bucketList: Optional<[BucketListItem]>
 
-                    private static func _$bucketList() -> Logbook._$PropertyBinding<Trip> {
+                    private static func _$property_bucketList() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.relationship(
                             "bucketList",
                             keyPath: \Trip.bucketList,
@@ -169,7 +169,7 @@ struct ModelMacroTests {
 
                     private var _livingAccommodation: Optional<LivingAccommodation>
 
-                    private static func _$livingAccommodation() -> Logbook._$PropertyBinding<Trip> {
+                    private static func _$property_livingAccommodation() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.property(
                             "livingAccommodation",
                             keyPath: \Trip.livingAccommodation,
@@ -196,10 +196,10 @@ struct ModelMacroTests {
                     public static let _$binding = Logbook._$ModelBinding<Trip>(
                         entityName: "Trip",
                         properties: [
-                            Trip._$name(),
-                            Trip._$startDate(),
-                            Trip._$bucketList(),
-                            Trip._$livingAccommodation(),
+                            Trip._$property_name(),
+                            Trip._$property_startDate(),
+                            Trip._$property_bucketList(),
+                            Trip._$property_livingAccommodation(),
                         ]
                     )
 
@@ -253,8 +253,8 @@ struct ModelMacroTests {
                     public static let _$binding = Logbook._$ModelBinding<Item>(
                         entityName: "Item",
                         properties: [
-                            Item._$title(),
-                            Item._$rank(),
+                            Item._$property_title(),
+                            Item._$property_rank(),
                         ]
                     )
 
@@ -295,8 +295,8 @@ struct ModelMacroTests {
                     public static let _$binding = Logbook._$ModelBinding<Settings>(
                         entityName: "Settings",
                         properties: [
-                            Settings._$theme(),
-                            Settings._$owner(),
+                            Settings._$property_theme(),
+                            Settings._$property_owner(),
                         ]
                     )
 
@@ -317,18 +317,19 @@ struct ModelMacroTests {
         )
     }
 
+    /// `Optional<T>` written out, unlike `T?`, gets no implicit `nil`.
     @Test func addsNoInitializerWhenAPropertyHasNoDefault() {
         assertExpansion(
             #"""
             @Model
             final class Tag {
-                var name: String
+                var name: Optional<String>
             }
             """#,
             expandedSource: #"""
                 final class Tag {
                     @_LogbookPersistedProperty(0)
-                    var name: String
+                    var name: Optional<String>
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
@@ -337,7 +338,7 @@ struct ModelMacroTests {
                     public static let _$binding = Logbook._$ModelBinding<Tag>(
                         entityName: "Tag",
                         properties: [
-                            Tag._$name(),
+                            Tag._$property_name(),
                         ]
                     )
 
@@ -375,7 +376,7 @@ struct ModelMacroTests {
                     public static let _$binding = Logbook._$ModelBinding<Swatch>(
                         entityName: "Swatch",
                         properties: [
-                            Swatch._$color(),
+                            Swatch._$property_color(),
                         ]
                     )
 
@@ -438,7 +439,7 @@ struct ModelMacroTests {
                     public static let _$binding = Logbook._$ModelBinding<Trip>(
                         entityName: "Trip",
                         properties: [
-                            Trip._$name(),
+                            Trip._$property_name(),
                         ]
                     )
 

@@ -8,7 +8,7 @@ private var persistedPropertyOnly: [String: MacroSpec] {
 }
 
 struct PersistedPropertyMacroTests {
-    /// The property becomes accessors over a typed backing field; `_$name()` describes it
+    /// The property becomes accessors over a typed backing field; `_$property_name()` describes it
     /// with the factory for properties without a schema macro.
     @Test func turnsAStoredPropertyIntoTrackedObservedAccessors() {
         assertExpansion(
@@ -42,7 +42,7 @@ struct PersistedPropertyMacroTests {
 
                     private var _name: String
 
-                    private static func _$name() -> Logbook._$PropertyBinding<Trip> {
+                    private static func _$property_name() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.property(
                             "name",
                             keyPath: \Trip.name,
@@ -97,7 +97,7 @@ struct PersistedPropertyMacroTests {
 
                     private var _note: Optional<String>
 
-                    private static func _$note() -> Logbook._$PropertyBinding<Trip> {
+                    private static func _$property_note() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.property(
                             "note",
                             keyPath: \Trip.note,
@@ -133,7 +133,7 @@ struct PersistedPropertyMacroTests {
 
                     private var _legacy: Optional<Int>
 
-                    private static func _$legacy() -> Logbook._$PropertyBinding<Trip> {
+                    private static func _$property_legacy() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.property(
                             "legacy",
                             keyPath: \Trip.legacy,
@@ -169,7 +169,7 @@ struct PersistedPropertyMacroTests {
 
                     private var _default: Bool
 
-                    private static func _$default() -> Logbook._$PropertyBinding<Trip> {
+                    private static func _$property_default() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.property(
                             "default",
                             keyPath: \Trip.`default`,
@@ -227,7 +227,7 @@ struct PersistedPropertyMacroTests {
 
                     private var _name: String
 
-                    private static func _$name() -> Logbook._$PropertyBinding<Trip> {
+                    private static func _$property_name() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.uniqueAttribute(
                             "name",
                             keyPath: \Trip.name,
@@ -265,7 +265,7 @@ struct PersistedPropertyMacroTests {
 
                     private var _color: Optional<Color>
 
-                    private static func _$color() -> Logbook._$PropertyBinding<Trip> {
+                    private static func _$property_color() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.transformableAttribute(
                             "color",
                             keyPath: \Trip.color,
@@ -304,7 +304,7 @@ struct PersistedPropertyMacroTests {
 
                     private var _startDate: Date
 
-                    private static func _$startDate() -> Logbook._$PropertyBinding<Trip> {
+                    private static func _$property_startDate() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.attribute(
                             "startDate",
                             keyPath: \Trip.startDate,
@@ -341,7 +341,7 @@ struct PersistedPropertyMacroTests {
 
                     private var _items: [Item]
 
-                    private static func _$items() -> Logbook._$PropertyBinding<Trip> {
+                    private static func _$property_items() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.relationship(
                             "items",
                             keyPath: \Trip.items,
@@ -379,7 +379,7 @@ struct PersistedPropertyMacroTests {
 
                     private var _stay: Optional<Stay>
 
-                    private static func _$stay() -> Logbook._$PropertyBinding<Trip> {
+                    private static func _$property_stay() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.relationship(
                             "stay",
                             keyPath: \Trip.stay,

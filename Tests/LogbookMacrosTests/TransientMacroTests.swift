@@ -68,6 +68,37 @@ struct TransientMacroTests {
         )
     }
 
+    @Test func requiresADefaultOnAnOptionalWrittenOut() {
+        assertExpansion(
+            #"""
+            final class Trip {
+                @Transient var viewer: Optional<String>
+            }
+            """#,
+            expandedSource: #"""
+                final class Trip {
+                    var viewer: Optional<String>
+                }
+                """#,
+            diagnostics: [
+                logbookDiagnostic(
+                    "transientRequiresDefault",
+                    "'@Transient' property 'viewer' needs a default value, which fetched models take",
+                    line: 2,
+                    column: 20,
+                    fixIts: ["Insert ' = nil'"]
+                )
+            ],
+            macros: transientOnly,
+            applyFixIts: ["Insert ' = nil'"],
+            fixedSource: #"""
+                final class Trip {
+                    @Transient var viewer: Optional<String> = nil
+                }
+                """#
+        )
+    }
+
     @Test func requiresADefaultOnAnOptionalLet() {
         assertExpansion(
             #"""

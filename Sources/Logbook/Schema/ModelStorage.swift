@@ -4,7 +4,8 @@
 /// ## How a model is put together
 ///
 /// `@Model` on `final class Trip` turns each persisted property into a computed property over a
-/// typed backing field, and adds four members:
+/// typed backing field, and adds four members (five, with an empty `init()` when the class
+/// declares no initializer and every persisted property has a default):
 ///
 /// ```swift
 /// var name: String {                                  // the user's property, now computed
@@ -14,7 +15,7 @@
 ///     set { withMutation { _name = newValue }; _$ModelStorage._$didSet(self, 0, from: old, to: newValue) }
 /// }
 /// private var _name: String                           // the value, typed: reads cost a field load
-/// private static func _$name() -> _$PropertyBinding<Trip>  // the property's schema and accessors
+/// private static func _$property_name() -> _$PropertyBinding<Trip>  // the property's schema and accessors
 ///
 /// public let _$observationRegistrar: ObservationRegistrar  // Observation, as @Observable does it
 /// public var _$storage: _$ModelStorage                     // this struct
@@ -35,13 +36,16 @@
 ///
 /// All of it is `internal` to the Logbook module.
 ///
-/// - Identity: ``persistentIdentifier`` (set on insert; `nil` before, when
-///   ``PersistentModel/persistentModelID`` hands out a temporary identifier).
+/// - Creating storage for a model it materialises: `_$ModelStorage(identifier:observer:faulted:)`.
+/// - Identity: ``persistentIdentifier``. `nil` until someone asks; then
+///   ``PersistentModel/persistentModelID`` stores a temporary identifier here, which the context
+///   replaces with a permanent one when it inserts the model.
 /// - Link to the context: ``observer``, held weakly; the context conforms to ``ModelObserver``
 ///   and is told when a model becomes dirty, when a relationship is set (with the models before
 ///   and after, to keep inverses in step), and when a faulted relationship is first read.
 /// - Change tracking: ``changedProperties``, filled by the generated setters; the context reads
-///   it at save time and calls ``clearChanges()``. The user's initializer assigns through the
+///   it at save time and calls ``clearChanges()``, and records its own writes with
+///   ``markChanged(_:)`` when it wants them saved. The user's initializer assigns through the
 ///   `init` accessors, which record nothing: a new object is saved whole.
 /// - Faults: ``faultedProperties``. A context materialising a model leaves its relationships
 ///   empty and marks them faulted; the first read of one asks the observer to fill it in.
@@ -52,7 +56,7 @@
 ///   order (``AttributeValue/null`` for relationships, which start empty). `@Transient`
 ///   properties take their declared defaults.
 public struct _$ModelStorage {
-    /// The model's permanent identifier, once a context has inserted it.
+    /// The model's identifier: temporary until a context inserts the model, then permanent.
     var persistentIdentifier: PersistentIdentifier?
 
     /// The context managing the model, told about its changes.

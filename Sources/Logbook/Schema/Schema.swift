@@ -32,8 +32,8 @@
 /// ## Topics
 ///
 /// ### Creating a schema
-/// - ``init(_:version:)-([any PersistentModel.Type],_)``
-/// - ``init(_:version:)-(any PersistentModel.Type...,_)``
+/// - ``init(_:version:)-([PersistentModel.],_)``
+/// - ``init(_:version:)-(PersistentModel....,_)``
 /// - ``init(versionedSchema:)``
 /// - ``init(entities:version:)``
 ///
@@ -89,7 +89,7 @@ public struct Schema: Sendable {
     /// - Parameters:
     ///   - models: The model types.
     ///   - version: The schema's version.
-    /// - Throws: See ``init(_:version:)-([any PersistentModel.Type],_)``.
+    /// - Throws: See ``init(_:version:)-([PersistentModel.],_)``.
     public init(_ models: any PersistentModel.Type..., version: Version = Version(1, 0, 0)) throws {
         try self.init(models, version: version)
     }
@@ -101,7 +101,7 @@ public struct Schema: Sendable {
     /// ```
     ///
     /// - Parameter versionedSchema: The versioned schema.
-    /// - Throws: See ``init(_:version:)-([any PersistentModel.Type],_)``.
+    /// - Throws: See ``init(_:version:)-([PersistentModel.],_)``.
     public init(versionedSchema: any VersionedSchema.Type) throws {
         try self.init(versionedSchema.models, version: versionedSchema.versionIdentifier)
     }
@@ -114,7 +114,7 @@ public struct Schema: Sendable {
     /// - Parameters:
     ///   - entities: The entities, in any order.
     ///   - version: The schema's version.
-    /// - Throws: ``SchemaError`` as ``init(_:version:)-([any PersistentModel.Type],_)`` does.
+    /// - Throws: ``SchemaError`` as ``init(_:version:)-([PersistentModel.],_)`` does.
     public init(entities: [Entity], version: Version) throws {
         var byName: [String: Entity] = [:]
         for entity in entities {

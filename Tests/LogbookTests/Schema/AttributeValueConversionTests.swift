@@ -125,6 +125,8 @@ struct AttributeValueConversionTests {
                 "strings": .array(.string), "optionalInts": .optional(.array(.int)),
                 "palette": .rawRepresentable(typeName: "Palette", rawType: .string),
                 "priority": .rawRepresentable(typeName: "Priority", rawType: .int),
+                "optionalPriority": .optional(.rawRepresentable(typeName: "Priority", rawType: .int)),
+                "priorities": .array(.rawRepresentable(typeName: "Priority", rawType: .int)),
                 "optionalPalette": .optional(.rawRepresentable(typeName: "Palette", rawType: .string)),
                 "palettes": .array(.rawRepresentable(typeName: "Palette", rawType: .string)),
                 "address": .composite(typeName: "Address"),
@@ -165,6 +167,8 @@ struct AttributeValueConversionTests {
         model.optionalInts = [1, 2]
         model.palette = .blue
         model.priority = .high
+        model.optionalPriority = .low
+        model.priorities = [.high, .low]
         model.optionalPalette = .green
         model.palettes = [.red, .blue]
         model.address = Address(street: "Rua Augusta", city: "Lisbon")
@@ -176,6 +180,7 @@ struct AttributeValueConversionTests {
 
         let values = try EveryType.storedValues(of: model)
         #expect(values[EveryType._$binding.requiredIndex(of: "priority")] == .int(2))
+        #expect(values[EveryType._$binding.requiredIndex(of: "priorities")] == .array([.int(2), .int(1)]))
         #expect(values[EveryType._$binding.requiredIndex(of: "color")] == .data(Data([1, 2, 3])))
         #expect(values[EveryType._$binding.requiredIndex(of: "optionalColor")] == .null)
 
@@ -191,6 +196,7 @@ struct AttributeValueConversionTests {
         #expect(copy.optionalString == model.optionalString && copy.optionalDate == model.optionalDate)
         #expect(copy.strings == model.strings && copy.optionalInts == model.optionalInts)
         #expect(copy.palette == model.palette && copy.priority == model.priority)
+        #expect(copy.optionalPriority == model.optionalPriority && copy.priorities == model.priorities)
         #expect(copy.optionalPalette == model.optionalPalette && copy.palettes == model.palettes)
         #expect(copy.address == model.address && copy.optionalAddress == model.optionalAddress)
         #expect(copy.addresses == model.addresses && copy.scores == model.scores)

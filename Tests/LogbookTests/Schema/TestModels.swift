@@ -71,6 +71,8 @@ final class EveryType {
     var optionalInts: [Int]? = nil
     var palette: Palette = .red
     var priority: Priority = .low
+    var optionalPriority: Priority?
+    var priorities: [Priority] = []
     var optionalPalette: Palette?
     var palettes: [Palette] = []
     var address: Address = Address(street: "", city: "")
@@ -176,4 +178,15 @@ final class Owner {
 @Model
 final class Pet {
     var name: String = ""
+}
+
+// MARK: - Names that resemble the generated members
+
+/// Properties named like the members `@Model` adds, without their `_$` prefix.
+@Model
+final class GeneratedLookalikes {
+    var storage: String = ""
+    var binding: Int = 0
+    var observationRegistrar: Bool = false
+    var values: [String] = []
 }
