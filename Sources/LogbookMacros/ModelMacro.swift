@@ -58,8 +58,15 @@ extension ModelMacro: MemberMacro {
         var body = "    self._$storage = storage\n"
         for (index, property) in properties.enumerated() {
             let decode = property.isTransformable ? "_$decodeWithBinding" : "_$decode"
-            body +=
-                "    self._\(property.name) = try Logbook._$ModelStorage.\(decode)(values, \(index), \(className).self)\n"
+            let stored = "Logbook._$ModelStorage.\(decode)(values, \(index), \(className).self)"
+            // A non-optional property never stores nil: a missing value means the attribute
+            // was added after the object was saved, and takes the declared default.
+            if !property.type.isOptional, let initial = property.declaration.bindings.first?.initializer?.value {
+                body +=
+                    "    self._\(property.name) = try Logbook._$ModelStorage._$isMissing(values, \(index)) ? (\(initial.trimmedDescription)) : \(stored)\n"
+            } else {
+                body += "    self._\(property.name) = try \(stored)\n"
+            }
         }
         return """
             public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {

@@ -261,7 +261,7 @@ struct ModelMacroTests {
                     public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
                         self._title = try Logbook._$ModelStorage._$decode(values, 0, Item.self)
-                        self._rank = try Logbook._$ModelStorage._$decode(values, 1, Item.self)
+                        self._rank = try Logbook._$ModelStorage._$isMissing(values, 1) ? (1) : Logbook._$ModelStorage._$decode(values, 1, Item.self)
                     }
                 }
 
@@ -302,7 +302,7 @@ struct ModelMacroTests {
 
                     public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
-                        self._theme = try Logbook._$ModelStorage._$decode(values, 0, Settings.self)
+                        self._theme = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("light") : Logbook._$ModelStorage._$decode(values, 0, Settings.self)
                         self._owner = try Logbook._$ModelStorage._$decode(values, 1, Settings.self)
                     }
 
@@ -445,7 +445,7 @@ struct ModelMacroTests {
 
                     public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
-                        self._name = try Logbook._$ModelStorage._$decode(values, 0, Trip.self)
+                        self._name = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("") : Logbook._$ModelStorage._$decode(values, 0, Trip.self)
                     }
 
                     init() {

@@ -92,6 +92,12 @@ extension _$ModelStorage {
         nil
     }
 
+    /// Not API: whether a property has no stored value, so that a generated initializer can
+    /// give a non-optional property its declared default.
+    public static func _$isMissing(_ values: [AttributeValue], _ index: Int) -> Bool {
+        index >= values.count || values[index] == .null
+    }
+
     // MARK: - Helpers
 
     private static func decodeRaw<Model: PersistentModel, Value: RawRepresentable>(

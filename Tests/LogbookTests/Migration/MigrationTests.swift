@@ -35,6 +35,7 @@ struct MigrationTests {
         #expect(notes.map(\.heading) == ["Groceries", "Ideas"], "renamed through originalName, duplicates folded")
         #expect(notes.map(\.body) == ["milk, eggs", "a log"], "the later insert wins")
         #expect(notes.allSatisfy { $0.pinned == nil }, "an added optional attribute is nil")
+        #expect(notes.allSatisfy { !$0.archived }, "an added attribute with a default takes the default")
         #expect(container.store.read { $0.projection.table(named: "Tag") } == nil, "a removed entity is dropped")
     }
 

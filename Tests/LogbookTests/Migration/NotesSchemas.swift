@@ -31,7 +31,7 @@ enum NotesV1: VersionedSchema {
 }
 
 /// Renames `title` to `heading` and makes it unique, drops `legacy` and the `Tag` entity,
-/// adds an optional `pinned`.
+/// adds an optional `pinned` and an `archived` flag with a default.
 enum NotesV2: VersionedSchema {
     static var versionIdentifier: Schema.Version { Schema.Version(2, 0, 0) }
     static var models: [any PersistentModel.Type] { [Note.self] }
@@ -41,6 +41,7 @@ enum NotesV2: VersionedSchema {
         @Attribute(.unique, originalName: "title") var heading: String
         var body: String
         var pinned: Bool?
+        var archived: Bool = false
 
         init(heading: String, body: String) {
             self.heading = heading
