@@ -111,3 +111,41 @@ struct MultiProcessTests {
         #expect(try LogReader(directory: store.path).segments().count > 2, "the writer rolled segments meanwhile")
     }
 }
+
+/// A process killed in the middle of a migration leaves the store at its old version.
+struct MigrationCrashTests {
+    @Test func aProcessKilledInsideAMigrationStageLeavesTheStoreAsItWasAndTheNextOpenMigrates() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("trips.store")
+        #expect(try ToolProcess.run(["_sample-store", "--version", "1", store]).status == 0)
+        let segment = URL(fileURLWithPath: store + "/00000000000000000001.log")
+        let before = try Data(contentsOf: segment)
+        for round in 0..<3 {
+            let (process, out) = try ToolProcess.start(["_migrate-slowly", "--pause", "30", store])
+            var seen = ""
+            let deadline = Date().addingTimeInterval(20)
+            while !seen.contains("in willMigrate") && Date() < deadline {
+                seen += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+            }
+            #expect(seen.contains("in willMigrate"), "round \(round)")
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(try Data(contentsOf: segment) == before, "round \(round): nothing of the stage was written")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: store).sorted() == [
+                    "00000000000000000001.log", "LOCK",
+                ]
+            )
+        }
+        let finished = try ToolProcess.run(["_migrate-slowly", "--pause", "0", store])
+        #expect(finished.status == 0, "\(finished.stderr)")
+        #expect(finished.stdout.hasSuffix("migrated: 3 trips\n"))
+        let markers = try ToolProcess.run(["dump", store, "--format", "json"]).stdout
+            .split(separator: "\n").filter { $0.contains(#""kind":"migration""#) }
+        #expect(markers.count == 2, "each stage ran exactly once")
+        #expect(
+            try Data(contentsOf: segment).prefix(before.count) == before,
+            "the old events are still there, byte for byte"
+        )
+    }
+}
