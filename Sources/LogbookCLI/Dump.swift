@@ -47,11 +47,12 @@ extension LogbookCommand {
                     Upcaster(to: latest.schema, history: records.dropLast().map(\.schema))
                 }
             let latestVersion = records.last.map { "\($0.version)" } ?? "?"
+            let latestNumber = records.last?.number
             var printer = EventPrinter(format: format)
             try EventStream.forEach(reader, from: from ?? 1, through: to ?? .max) { sequence, envelope in
                 var event = envelope.event
                 var version = versions[envelope.schemaNumber] ?? "?"
-                if let upcaster, !Self.isSchemaOrMarker(event) {
+                if let upcaster, envelope.schemaNumber != latestNumber, !Self.isSchemaOrMarker(event) {
                     guard let upcast = upcaster.upcast(event) else { return }
                     event = upcast
                     version = latestVersion

@@ -73,6 +73,10 @@ package struct BinaryReader {
     package mutating func readString() -> String? {
         let start = position
         guard let utf8 = readLengthPrefixed() else { return nil }
+        // ASCII needs no validation, and is what most names and values are.
+        if utf8.withUnsafeBytes({ $0.allSatisfy { $0 < 0x80 } }) {
+            return String(decoding: utf8, as: UTF8.self)
+        }
         guard let string = String(validating: utf8, as: UTF8.self) else {
             position = start
             return nil
