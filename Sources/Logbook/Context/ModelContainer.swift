@@ -84,7 +84,7 @@ public final class ModelContainer: Sendable {
         }
         let plan = try MigrationPlanChain(migrationPlan, current: schema)
         self.schema = plan.current
-        self.store = try Store(schema: plan.current, history: plan.history, configuration: configuration)
+        self.store = try Store(schema: plan.current, history: plan.history, configuration: configuration, replay: false)
         try Migrator(plan: plan, store: store).migrate()
     }
 

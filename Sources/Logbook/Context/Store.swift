@@ -60,6 +60,8 @@ final class Store: Sendable {
     let location: String
     /// What the open found.
     let replayed: Replayed
+    /// The schemas before ``schema``, oldest first.
+    let history: [Schema]
     private let state: Mutex<State>
 
     /// Whether models made from rows that lack a non-optional value get a placeholder instead
@@ -75,7 +77,11 @@ final class Store: Sendable {
     }
 
     /// Opens the store of a configuration and replays it at `schema`.
-    init(schema: Schema, history: [Schema], configuration: ModelConfiguration) throws {
+    ///
+    /// - Parameter replay: Whether to replay now. Without it, only the schema records are read
+    ///   (a fraction of a replay), so that a migration can decide what to do first; call
+    ///   ``replayLog()`` or ``appendMigration(_:final:)`` afterwards.
+    init(schema: Schema, history: [Schema], configuration: ModelConfiguration, replay: Bool = true) throws {
         self.schema = schema
         self.fingerprint = schema.fingerprint.hexString
         self.logger = configuration.logger
@@ -95,8 +101,18 @@ final class Store: Sendable {
             let log = try EventLog(directory: directory, configuration: logConfiguration)
             self.sink = .log(log)
             self.location = directory
-            self.replayed = try Self.replay(log.reader(), pending: [], into: &state, fingerprint: fingerprint)
+            if replay {
+                self.replayed = try Self.replay(log.reader(), pending: [], into: &state, fingerprint: fingerprint)
+            } else {
+                var replayed = Replayed()
+                for record in try RecordedSchemas.scan(log.reader()) {
+                    replayed.latest = record
+                    replayed.numbers[record.fingerprint] = record.number
+                }
+                self.replayed = replayed
+            }
         }
+        self.history = history
         self.state = Mutex(state)
     }
 
@@ -117,6 +133,7 @@ final class Store: Sendable {
         self.location = reader?.directory ?? "memory"
         var state = State(projection: Projection(schema: schema, history: history))
         self.replayed = try Self.replay(reader, pending: pending, into: &state, fingerprint: fingerprint)
+        self.history = history
         self.state = Mutex(state)
     }
 
@@ -219,15 +236,27 @@ final class Store: Sendable {
         state.withLock { $0.captured }
     }
 
-    /// Appends a migration stage's batch to the log as it is, then replays the whole log again
-    /// at the store's schema.
-    func appendMigration(_ batches: [[EventEnvelope]], history: [Schema]) throws {
+    /// Replays the log, for a store opened without replaying.
+    func replayLog() throws {
         guard let log else { return }
-        for batch in batches {
-            _ = try log.append(batch.map(EventCodec.encode))
-        }
         var fresh = State(projection: Projection(schema: schema, history: history))
         _ = try Self.replay(log.reader(), pending: [], into: &fresh, fingerprint: fingerprint)
+        state.withLock { $0 = fresh }
+    }
+
+    /// Appends migration stages' batches to the log as they are, then takes the state of
+    /// `final`, a capturing store that replayed the log and those batches at this store's
+    /// schema, instead of replaying everything again.
+    func appendMigration(_ batches: [[EventEnvelope]], final: Store) throws {
+        guard let log else { return }
+        var last: UInt64 = 0
+        for batch in batches {
+            last = try log.append(batch.map(EventCodec.encode)).upperBound
+        }
+        var fresh = final.state.withLock { $0 }
+        fresh.captured = []
+        fresh.generation = 0
+        fresh.projection.lastSequence = last
         state.withLock { $0 = fresh }
     }
 

@@ -11,14 +11,25 @@ struct Migrator {
     let plan: MigrationPlanChain
     let store: Store
 
+    /// Migrates the store, which was opened without replaying, or replays it when it is at the
+    /// models' version already.
     func migrate() throws {
-        guard let log = store.log, let latest = store.replayed.latest, latest.fingerprint != store.fingerprint else {
+        guard let log = store.log else { return }
+        guard let latest = store.replayed.latest, latest.fingerprint != store.fingerprint else {
+            try store.replayLog()
             return
         }
         let start = try startIndex(latest)
         let batches = try stageBatches(from: start, reader: log.reader())
-        try checkMandatoryAttributes(after: batches, from: start, reader: log.reader())
-        try store.appendMigration(batches, history: plan.history)
+        let final = try Store(
+            capturing: plan.current,
+            history: plan.history,
+            reader: log.reader(),
+            pending: batches.flatMap { $0 },
+            logger: store.logger
+        )
+        try checkMandatoryAttributes(in: final, from: start)
+        try store.appendMigration(batches, final: final)
         store.logger.info(
             "migrated the store",
             metadata: [
@@ -157,15 +168,8 @@ struct Migrator {
     }
 
     /// Refuses a migration that would leave a non-optional attribute without a value.
-    private func checkMandatoryAttributes(after batches: [[EventEnvelope]], from start: Int, reader: LogReader) throws {
-        let check = try Store(
-            capturing: plan.current,
-            history: plan.history,
-            reader: reader,
-            pending: batches.flatMap { $0 },
-            logger: store.logger
-        )
-        let failure: LogbookError? = check.read { state in
+    private func checkMandatoryAttributes(in final: Store, from start: Int) throws {
+        let failure: LogbookError? = final.read { state in
             for table in state.projection.tables {
                 for (index, attribute) in table.entity.attributes.enumerated()
                 where !attribute.isOptional && !attribute.hasDefaultValue {

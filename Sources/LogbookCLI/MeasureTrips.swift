@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import Logbook
+import SampleTrips
+
+extension LogbookCommand {
+    /// Measures the model layer on SampleTrips-N: durable inserts 1,000 trips per save, a
+    /// fresh open, fetching and touching every object, and unique-name lookups. Development
+    /// figures; the comparison with GRDB lives in `Benchmarks/`.
+    struct MeasureTrips: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "_measure-trips",
+            abstract: "Measure the model layer (for development).",
+            shouldDisplay: false
+        )
+
+        @Argument(help: "A scratch directory; the store is created in it and removed afterwards.")
+        var scratch: String
+
+        @Option(help: "Trips, each with 5 bucket-list items and 1 accommodation.")
+        var trips = 100_000
+
+        func run() throws {
+            let url = URL(fileURLWithPath: scratch).appendingPathComponent("trips-\(UUID().uuidString).store")
+            defer { try? FileManager.default.removeItem(at: url) }
+            var start = Date()
+            do {
+                let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
+                let context = ModelContext(container)
+                for n in 0..<trips {
+                    let trip = Trip(
+                        name: "Trip \(n)",
+                        destination: "Place \(n % 100)",
+                        startDate: Date(timeIntervalSince1970: Double(n)),
+                        endDate: Date(timeIntervalSince1970: Double(n + 7))
+                    )
+                    context.insert(trip)
+                    for i in 0..<5 {
+                        trip.bucketList?.append(
+                            BucketListItem(
+                                title: "Item \(i)",
+                                details: "Details \(n)-\(i)",
+                                hasReservation: i % 2 == 0,
+                                isInPlan: true
+                            )
+                        )
+                    }
+                    trip.livingAccommodation = LivingAccommodation(
+                        address: "\(n) Main St",
+                        placeName: "Hotel \(n % 50)"
+                    )
+                    if n % 1000 == 999 { try context.save() }
+                }
+                try context.save()
+            }
+            print("insert: \(Date().timeIntervalSince(start)) s")
+            start = Date()
+            let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
+            print("open+replay: \(Date().timeIntervalSince(start)) s")
+            start = Date()
+            let context = ModelContext(container)
+            let all = try context.fetch(FetchDescriptor<Trip>())
+            var count = 0
+            for trip in all {
+                count += trip.bucketList?.count ?? 0
+                if trip.livingAccommodation != nil { count += 1 }
+            }
+            print("fetch+touch: \(Date().timeIntervalSince(start)) s, \(all.count) trips, \(count) related")
+            start = Date()
+            var found = 0
+            for n in 0..<100_000 {
+                let name = "Trip \(n % trips)"
+                found += try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })).count
+            }
+            print("lookups: \(Date().timeIntervalSince(start)) s for 100000 (\(found) found)")
+            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+            print(status.split(separator: "\n").first { $0.hasPrefix("VmHWM") }.map(String.init) ?? "")
+        }
+    }
+}
