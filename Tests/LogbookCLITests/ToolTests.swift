@@ -76,6 +76,23 @@ struct ToolTests {
         #expect(outcome.stdout.contains("00000000000000000001.log"))
     }
 
+    @Test func verifyReportsAnEventThatDoesNotDecodeInAModelStore() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("trips.store")
+        #expect(try ToolProcess.run(["_sample-store", "--version", "2", store]).status == 0)
+        do {
+            let log = try EventLog(directory: store)
+            #expect(try log.append([[99, 1, 2]]) == 21...21)
+        }
+        let outcome = try ToolProcess.run(["verify", store])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stdout.contains(
+                "event 21 does not decode: undecodable event: unknown event kind 99 at byte 1 of the event"
+            )
+        )
+    }
+
     @Test func verifyHelpIsPinned() throws {
         let outcome = try ToolProcess.run(["verify", "--help"])
         #expect(
@@ -83,11 +100,11 @@ struct ToolTests {
                 OVERVIEW: Check every batch of a store.
 
                 Checks the framing, checksum, decompression and event framing of every batch,
-                and that sequence numbers run without a gap. Exits with 0 when the store is
-                sound and with 1 otherwise, naming each damaged segment and byte offset. An
-                incomplete batch at the very end (a write cut short by a crash, which the next
-                open cuts off, or one still being written) is noted but does not make the store
-                unsound.
+                that every event of a store written by the model layer decodes, and that
+                sequence numbers run without a gap. Exits with 0 when the store is sound and
+                with 1 otherwise, naming each damaged segment and byte offset. An incomplete
+                batch at the very end (a write cut short by a crash, which the next open cuts
+                off, or one still being written) is noted but does not make the store unsound.
 
                 USAGE: logbook verify <store>
 

@@ -17,6 +17,7 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
         case malformedEvents(String)
         case sequenceGap(expected: UInt64, found: UInt64)
         case emptySealedSegment
+        case undecodableEvent(sequence: UInt64, detail: String)
 
         package var description: String {
             switch self {
@@ -42,6 +43,8 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
                 return "sequence gap: expected \(expected), found \(found)"
             case .emptySealedSegment:
                 return "empty segment before the last one"
+            case .undecodableEvent(let sequence, let detail):
+                return "event \(sequence) does not decode: \(detail)"
             }
         }
 
@@ -54,7 +57,7 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
         var couldBeTornWrite: Bool {
             switch self {
             case .unsupportedVersion(_, let checksumMatches): return !checksumMatches
-            case .sequenceGap, .emptySealedSegment: return false
+            case .sequenceGap, .emptySealedSegment, .undecodableEvent: return false
             default: return true
             }
         }

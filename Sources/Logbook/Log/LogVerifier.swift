@@ -26,6 +26,8 @@ package enum LogVerifier {
     /// Checks the store in `directory`.
     ///
     /// - Parameters:
+    ///   - checkEvent: checks one event's bytes and describes what is wrong, or returns `nil`;
+    ///     the log layer treats events as opaque, so the layer above says what a sound event is.
     ///   - progress: called after each segment with the segment just checked and the bytes read so far.
     /// - Throws: only when the store cannot be read at all (a missing directory, a failed system
     ///   call); damage is reported in the result.
@@ -33,6 +35,7 @@ package enum LogVerifier {
         directory: String,
         maximumBatchSize: Int = 64 << 20,
         syscalls: any Syscalls = PosixSyscalls(),
+        checkEvent: ((ArraySlice<UInt8>) -> String?)? = nil,
         progress: (SegmentFile, Int64) -> Void = { _, _ in }
     ) throws(LogbookError) -> VerificationReport {
         var report = VerificationReport()
@@ -78,6 +81,22 @@ package enum LogVerifier {
                     report.batches += 1
                     report.events += Int(header.eventCount)
                     report.payloadBytes += Int64(batch?.payload.count ?? 0)
+                    if let checkEvent, let batch {
+                        for index in 0..<batch.count {
+                            guard let problem = checkEvent(batch.event(at: index)) else { continue }
+                            report.damages.append(
+                                LogDamage(
+                                    segment: segment.path,
+                                    offset: offset,
+                                    byteCount: Int64(header.frameSize),
+                                    reason: .undecodableEvent(
+                                        sequence: header.firstSequence + UInt64(index),
+                                        detail: problem
+                                    )
+                                )
+                            )
+                        }
+                    }
                     if header.isCompressed { report.compressedBatches += 1 }
                     if header.eventCount > 0 {
                         if report.firstSequence == nil { report.firstSequence = header.firstSequence }
