@@ -1,0 +1,152 @@
+import Foundation
+
+/// Renders a ``ComparisonReport`` as the one plain-text table of the comparison.
+///
+/// Every workload has a Logbook row and a GRDB row (more when a side measures variants); a side
+/// without a result shows "—". The last column compares the sides on the GRDB rows: for W1–W5
+/// it is the GRDB time divided by the Logbook time of the same work (above 1: Logbook is faster),
+/// and for W6 Logbook's peak memory divided by GRDB's (below 1: Logbook uses less).
+public enum ResultTable {
+    public static let missing = "—"
+
+    /// The whole report: header, table, notes and reference figures.
+    public static func render(_ report: ComparisonReport) -> String {
+        var lines: [String] = []
+        lines.append("SampleTrips-\(report.tripCount) (seed 0x\(String(report.seed, radix: 16))), \(report.date)")
+        lines.append("Machine: \(report.machine.summary)")
+        for version in report.versions {
+            lines.append("  \(version)")
+        }
+        lines.append("")
+        lines.append(contentsOf: table(report))
+        if !report.notes.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: report.notes.map { "Note: \($0)" })
+        }
+        lines.append("")
+        lines.append("Reference figures (this machine, same run)")
+        if report.lz4.isEmpty && report.sequentialReads.isEmpty {
+            lines.append("  none measured")
+        }
+        for figure in report.lz4 {
+            lines.append(
+                "  LZ4_decompress_safe, \(figure.source): "
+                    + "\(megabytes(figure.uncompressedBytes)) MB from \(megabytes(figure.compressedBytes)) MB "
+                    + "(\(fixed(figure.ratio, 2)):1) at \(grouped(figure.megabytesPerSecond)) MB/s"
+            )
+        }
+        for figure in report.sequentialReads {
+            let direct = figure.directMegabytesPerSecond.map { "\(grouped($0)) MB/s" } ?? "not supported here"
+            lines.append(
+                "  Sequential read of \(figure.directory) (\(figure.files) files, \(megabytes(figure.bytes)) MB): "
+                    + "page cache \(grouped(figure.pageCacheMegabytesPerSecond)) MB/s, O_DIRECT \(direct)"
+            )
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The table rows, header and rule included.
+    public static func table(_ report: ComparisonReport) -> [String] {
+        var rows: [[String]] = [["workload", "side", "time", "throughput", "MB/s", "peak RSS", "Logbook÷GRDB"]]
+        for workload in WorkloadID.allCases {
+            let logbook = report.headline(workload, .logbook)
+            var first = true
+            for side in Side.allCases {
+                let entries = report.entries.filter { $0.workload == workload && $0.side == side }
+                let shown = entries.isEmpty ? [ComparisonReport.Entry(workload: workload, side: side, measurement: nil)] : entries
+                for entry in shown {
+                    rows.append(
+                        row(entry, title: first ? workload.title : "", ratioAgainst: side == .grdb ? logbook : nil)
+                    )
+                    first = false
+                }
+            }
+        }
+        // W6: the peak memory of the W2 processes.
+        let logbookW2 = report.headline(.w2OpenAndLoad, .logbook)?.peakResidentBytes
+        let grdbW2 = report.headline(.w2OpenAndLoad, .grdb)?.peakResidentBytes
+        var ratio = missing
+        if let logbookW2, let grdbW2, grdbW2 > 0 {
+            ratio = "\(fixed(Double(logbookW2) / Double(grdbW2), 2))×"
+        }
+        rows.append(["W6 peak RSS during W2", "Logbook", missing, missing, missing, mebibytes(logbookW2), ""])
+        rows.append(["", "GRDB", missing, missing, missing, mebibytes(grdbW2), ratio])
+        return layout(rows)
+    }
+
+    static func row(_ entry: ComparisonReport.Entry, title: String, ratioAgainst logbook: WorkloadResult?) -> [String] {
+        let sideLabel = entry.measurement?.variant.map { "\(entry.side.displayName) (\($0))" } ?? entry.side.displayName
+        guard let measurement = entry.measurement else {
+            return [title, sideLabel, missing, missing, missing, missing, entry.side == .grdb ? missing : ""]
+        }
+        var ratio = entry.side == .grdb ? missing : ""
+        if let logbook, logbook.seconds > 0 {
+            ratio = "\(fixed(measurement.seconds / logbook.seconds, 2))×"
+        }
+        return [
+            title,
+            sideLabel,
+            duration(measurement.seconds),
+            measurement.itemsPerSecond.map { "\(grouped($0)) \(measurement.unit)/s" } ?? missing,
+            measurement.megabytesPerSecond.map { fixed($0, 1) } ?? missing,
+            mebibytes(measurement.peakResidentBytes),
+            ratio,
+        ]
+    }
+
+    /// Pads the columns: text left-aligned, figures right-aligned.
+    static func layout(_ rows: [[String]]) -> [String] {
+        let columns = rows.map(\.count).max() ?? 0
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows {
+            for (index, cell) in row.enumerated() {
+                widths[index] = max(widths[index], cell.count)
+            }
+        }
+        func render(_ row: [String]) -> String {
+            row.enumerated().map { index, cell in
+                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                return index < 2 ? cell + padding : padding + cell
+            }
+            .joined(separator: "  ")
+            .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        var lines = [render(rows[0])]
+        lines.append(String(repeating: "-", count: widths.reduce(0, +) + 2 * (columns - 1)))
+        lines.append(contentsOf: rows.dropFirst().map(render))
+        return lines
+    }
+
+    // MARK: - Number formats
+
+    package static func duration(_ seconds: Double) -> String {
+        if seconds >= 1 { return "\(fixed(seconds, 2)) s" }
+        if seconds >= 0.001 { return "\(fixed(seconds * 1_000, 1)) ms" }
+        return "\(fixed(seconds * 1_000_000, 1)) µs"
+    }
+
+    static func mebibytes(_ bytes: Int?) -> String {
+        guard let bytes else { return missing }
+        return "\(fixed(Double(bytes) / Double(1 << 20), 0)) MiB"
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        fixed(Double(bytes) / 1_000_000, 1)
+    }
+
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        String(format: "%.\(decimals)f", value)
+    }
+
+    /// A whole number with thousands separators, independent of the locale.
+    package static func grouped(_ value: Double) -> String {
+        guard value.isFinite else { return missing }
+        let digits = String(Int(value.rounded()))
+        var result = ""
+        for (offset, character) in digits.reversed().enumerated() {
+            if offset > 0 && offset % 3 == 0 && character != "-" { result.append(",") }
+            result.append(character)
+        }
+        return String(result.reversed())
+    }
+}
