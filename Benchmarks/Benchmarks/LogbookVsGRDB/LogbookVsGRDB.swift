@@ -18,10 +18,14 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(3),
         maxIterations: 1_000
     )
+    // package-benchmark runs each benchmark in a process of its own; the fixture goes with it.
+    Benchmark.teardown = {
+        try? FileManager.default.removeItem(at: GRDBFixture.directory)
+    }
 
-    Benchmark("GRDB lookup by unique name (query interface)", configuration: .init(scalingFactor: .kilo)) {
-        benchmark,
-        fixture in
+    let thousandLookups = Benchmark.Configuration(scalingFactor: .kilo)
+
+    Benchmark("GRDB lookup by unique name (query interface)", configuration: thousandLookups) { benchmark, fixture in
         let names = fixture.names(benchmark.scaledIterations.count)
         benchmark.startMeasurement()
         let result = try fixture.pool.read { db in try GRDBWorkloads.lookUpThroughQueryInterface(names, db) }
@@ -31,9 +35,7 @@ let benchmarks: @Sendable () -> Void = {
         try GRDBFixture.shared.get()
     }
 
-    Benchmark("GRDB lookup by unique name (cached statement)", configuration: .init(scalingFactor: .kilo)) {
-        benchmark,
-        fixture in
+    Benchmark("GRDB lookup by unique name (cached statement)", configuration: thousandLookups) { benchmark, fixture in
         let names = fixture.names(benchmark.scaledIterations.count)
         benchmark.startMeasurement()
         let result = try fixture.pool.read { db in try GRDBWorkloads.lookUpThroughCachedStatement(names, db) }
@@ -55,9 +57,9 @@ let benchmarks: @Sendable () -> Void = {
         try GRDBFixture.shared.get()
     }
 
-    Benchmark("GRDB open + load all objects", configuration: .init(maxDuration: .seconds(10), maxIterations: 20)) {
-        benchmark,
-        fixture in
+    let wholeStore = Benchmark.Configuration(maxDuration: .seconds(10), maxIterations: 20)
+
+    Benchmark("GRDB open + load all objects (associations)", configuration: wholeStore) { benchmark, fixture in
         for _ in benchmark.scaledIterations {
             let pool = try DatabasePool(path: fixture.path)
             let loaded = try pool.read { db in try GRDBWorkloads.loadAndTouchAll(db) }
@@ -69,8 +71,7 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 /// A GRDB store of SampleTrips-N, written once per benchmark process into a temporary
-/// directory (removed when the process ends only by the system's temporary-file cleanup;
-/// it is small).
+/// directory that the global teardown removes.
 struct GRDBFixture: Sendable {
     let path: String
     let pool: DatabasePool
@@ -79,11 +80,13 @@ struct GRDBFixture: Sendable {
 
     static let shared = Result { try GRDBFixture() }
 
+    static let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("logbook-benchmark-\(ProcessInfo.processInfo.processIdentifier)")
+
     init() throws {
         let trips = ProcessInfo.processInfo.environment["LOGBOOK_BENCH_TRIPS"].flatMap { Int($0) } ?? 10_000
         let dataSet = SampleTripsDataSet(tripCount: trips)
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("logbook-benchmark-\(ProcessInfo.processInfo.processIdentifier)")
+        let directory = Self.directory
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = GRDBWorkloads.databasePath(in: directory)

@@ -13,6 +13,10 @@ public struct ComparisonReport: Codable, Sendable {
     public var entries: [Entry]
     public var lz4: [LZ4Figure]
     public var sequentialReads: [SequentialReadFigure]
+    /// Load averages (1, 5, 15 minutes) when the run started and ended: other work on the
+    /// machine shows here.
+    public var loadAtStart: String = ""
+    public var loadAtEnd: String = ""
     /// Remarks printed under the table, such as which side has no implementation yet.
     public var notes: [String]
 

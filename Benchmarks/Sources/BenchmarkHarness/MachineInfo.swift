@@ -60,6 +60,12 @@ public struct MachineInfo: Codable, Hashable, Sendable {
         return "\(cores) cores (\(processor)), \(memory) GiB, \(system), Linux \(kernel), \(buildConfiguration) build"
     }
 
+    /// The 1, 5 and 15 minute load averages from `/proc/loadavg`, as printed there.
+    public static func loadAverages() -> String {
+        guard let bytes = try? FileBytes.read(path: "/proc/loadavg") else { return "unknown" }
+        return String(decoding: bytes, as: UTF8.self).split(separator: " ").prefix(3).joined(separator: " ")
+    }
+
     static func field(_ name: String, of path: String, separator: Character) -> String? {
         guard let bytes = try? FileBytes.read(path: path) else { return nil }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {

@@ -14,6 +14,7 @@ public enum ResultTable {
         var lines: [String] = []
         lines.append("SampleTrips-\(report.tripCount) (seed 0x\(String(report.seed, radix: 16))), \(report.date)")
         lines.append("Machine: \(report.machine.summary)")
+        lines.append("Load average (1, 5, 15 min): \(report.loadAtStart) at start, \(report.loadAtEnd) at end")
         for version in report.versions {
             lines.append("  \(version)")
         }
@@ -53,7 +54,9 @@ public enum ResultTable {
             var first = true
             for side in Side.allCases {
                 let entries = report.entries.filter { $0.workload == workload && $0.side == side }
-                let shown = entries.isEmpty ? [ComparisonReport.Entry(workload: workload, side: side, measurement: nil)] : entries
+                let shown =
+                    entries.isEmpty
+                    ? [ComparisonReport.Entry(workload: workload, side: side, measurement: nil)] : entries
                 for entry in shown {
                     rows.append(
                         row(entry, title: first ? workload.title : "", ratioAgainst: side == .grdb ? logbook : nil)
@@ -62,15 +65,23 @@ public enum ResultTable {
                 }
             }
         }
-        // W6: the peak memory of the W2 processes.
-        let logbookW2 = report.headline(.w2OpenAndLoad, .logbook)?.peakResidentBytes
-        let grdbW2 = report.headline(.w2OpenAndLoad, .grdb)?.peakResidentBytes
-        var ratio = missing
-        if let logbookW2, let grdbW2, grdbW2 > 0 {
-            ratio = "\(fixed(Double(logbookW2) / Double(grdbW2), 2))×"
+        // W6: the peak memory of each W2 process.
+        let logbookPeak = report.headline(.w2OpenAndLoad, .logbook)?.peakResidentBytes
+        var title = "W6 peak RSS during W2"
+        for side in Side.allCases {
+            let loads = report.entries.compactMap { entry in
+                entry.workload == .w2OpenAndLoad && entry.side == side ? entry.measurement : nil
+            }
+            for load in loads.isEmpty ? [nil] : loads.map(Optional.some) {
+                var ratio = side == .grdb ? missing : ""
+                if side == .grdb, let logbookPeak, let peak = load?.peakResidentBytes, peak > 0 {
+                    ratio = "\(fixed(Double(logbookPeak) / Double(peak), 2))×"
+                }
+                let label = load?.variant.map { "\(side.displayName) (\($0))" } ?? side.displayName
+                rows.append([title, label, missing, missing, missing, mebibytes(load?.peakResidentBytes), ratio])
+                title = ""
+            }
         }
-        rows.append(["W6 peak RSS during W2", "Logbook", missing, missing, missing, mebibytes(logbookW2), ""])
-        rows.append(["", "GRDB", missing, missing, missing, mebibytes(grdbW2), ratio])
         return layout(rows)
     }
 

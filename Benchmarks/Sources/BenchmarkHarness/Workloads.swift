@@ -28,9 +28,15 @@ public protocol Workloads: Sendable {
     ///   it leaves in `store` is the one W2, W3 and W5 read.
     func w1DurableAppend(_ trips: [TripData], tripsPerSave: Int, store: URL) throws -> [WorkloadResult]
 
+    /// The ways this side loads a store in W2, each measured in a fresh process of its own (W6
+    /// reports each one's peak memory). Empty when there is one way; the default.
+    static var w2Variants: [String] { get }
+
     /// W2: opens the store in `store` and loads every object with its relationships, touching
     /// each one. It runs in a process that has done nothing else.
-    func w2OpenAndLoad(store: URL) throws -> WorkloadResult
+    ///
+    /// - Parameter variant: One of ``w2Variants``, or `nil` when there are none.
+    func w2OpenAndLoad(store: URL, variant: String?) throws -> WorkloadResult
 
     /// W3: finds each trip of `names` by its unique name, in order.
     ///
@@ -50,6 +56,10 @@ public protocol Workloads: Sendable {
 
     /// W5: writes every object of the store in `store` to `output` as JSON, one object per line.
     func w5DumpNDJSON(store: URL, output: URL) throws -> WorkloadResult
+}
+
+extension Workloads {
+    public static var w2Variants: [String] { [] }
 }
 
 /// A library under comparison.

@@ -48,7 +48,7 @@ struct ChildCommand: ParsableCommand {
             let trips = dataSet.trips()
             return try workloads.w1DurableAppend(trips, tripsPerSave: SampleTripsDataSet.tripsPerSave, store: store)
         case .w2OpenAndLoad:
-            return [try workloads.w2OpenAndLoad(store: store)]
+            return [try workloads.w2OpenAndLoad(store: store, variant: request.variant)]
         case .w3PointLookups:
             return try workloads.w3PointLookups(store: store, names: dataSet.lookupNames(count: request.lookups))
         case .w3PredicateFetch:
@@ -62,7 +62,11 @@ struct ChildCommand: ParsableCommand {
         }
     }
 
-    func measureReference(_ request: ChildRequest, dataSet: SampleTripsDataSet, into response: inout ChildResponse)
+    func measureReference(
+        _ request: ChildRequest,
+        dataSet: SampleTripsDataSet,
+        into response: inout ChildResponse
+    )
         throws
     {
         response.lz4.append(

@@ -15,6 +15,8 @@ struct ChildRequest: Codable, Sendable {
     var task: Task
     var side: Side?
     var workload: WorkloadID?
+    /// The variant of a workload that runs one process per variant (W2).
+    var variant: String?
     var tripCount: Int
     var seed: UInt64
     /// The store directory the task works in.
@@ -56,7 +58,9 @@ enum ChildProcess {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw HarnessError("the child process for \(describe(request)) failed (status \(process.terminationStatus))")
+            throw HarnessError(
+                "the child process for \(describe(request)) failed (status \(process.terminationStatus))"
+            )
         }
         let text = String(decoding: data, as: UTF8.self)
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix(ChildResponse.marker) }) else {

@@ -46,7 +46,9 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Sides to run (logbook, grdb); both by default.")
     var sides: [String] = []
 
-    @Option(help: "The directory for the stores; its file system is the one measured. Default: the temporary directory.")
+    @Option(
+        help: "The directory for the stores; its file system is the one measured. Default: the temporary directory."
+    )
     var scratch: String?
 
     @Flag(help: "Keep the stores and the dumps after the run.")
@@ -97,6 +99,7 @@ struct RunCommand: ParsableCommand {
             lookups: lookups,
             queries: queries
         )
+        run.report.loadAtStart = MachineInfo.loadAverages()
         if MachineInfo.isDebugBuild {
             run.report.notes.append("debug build: these figures mean nothing; use `swift run -c release compare`")
         }
@@ -104,6 +107,7 @@ struct RunCommand: ParsableCommand {
         if !skipReference {
             try run.measureReference(sides: selectedSides, logbookStores: logbookStore)
         }
+        run.report.loadAtEnd = MachineInfo.loadAverages()
         print(ResultTable.render(run.report), terminator: "")
         if let json {
             let encoder = JSONEncoder()

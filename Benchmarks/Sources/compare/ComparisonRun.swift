@@ -43,8 +43,8 @@ struct ComparisonRun {
                     continue
                 }
                 do {
-                    for measurement in try run(workload, side: side) {
-                        report.entries.append(.init(workload: workload, side: side, measurement: measurement))
+                    for result in try run(workload, side: side) {
+                        report.entries.append(.init(workload: workload, side: side, measurement: result))
                     }
                 } catch {
                     failures += 1
@@ -61,7 +61,8 @@ struct ComparisonRun {
         var request = request(.reference, side: nil, workload: nil)
         let stores = sides.filter(sidesWithStore.contains).map { storeDirectory($0).path }
         request.readDirectories = stores + logbookStores
-        request.logbookStores = logbookStores + (sidesWithStore.contains(.logbook) ? [storeDirectory(.logbook).path] : [])
+        request.logbookStores =
+            logbookStores + (sidesWithStore.contains(.logbook) ? [storeDirectory(.logbook).path] : [])
         Progress.log("reference figures…")
         do {
             let response = try ChildProcess.run(request)
@@ -127,8 +128,18 @@ struct ComparisonRun {
             request.store = v1.path
             bytes = FileBytes.directorySize(v1)
         }
-        Progress.log("\(side.displayName): \(workload.title)…")
-        let response = try ChildProcess.run(request)
+        var results: [WorkloadResult] = []
+        for variant in processVariants(of: workload, side: side) {
+            request.variant = variant
+            Progress.log("\(side.displayName): \(workload.title)\(variant.map { " (\($0))" } ?? "")…")
+            let response = try ChildProcess.run(request)
+            try check(response.measurements, of: workload)
+            results += response.measurements.map { result in
+                var result = result
+                result.peakResidentBytes = response.peakResidentBytes
+                return result
+            }
+        }
         switch workload {
         case .w1DurableAppend:
             sidesWithStore.insert(side)
@@ -140,13 +151,19 @@ struct ComparisonRun {
         case .w5DumpNDJSON:
             bytes = FileBytes.size(of: dumpFile(side))
         }
-        try check(response.measurements, of: workload)
-        return response.measurements.map { measurement in
-            var measurement = measurement
-            measurement.bytes = bytes
-            measurement.peakResidentBytes = response.peakResidentBytes
-            return measurement
+        return results.map { result in
+            var result = result
+            result.bytes = bytes
+            return result
         }
+    }
+
+    /// The variants of `workload` that each need a process of their own: W2's, whose peak
+    /// memory W6 reports; `[nil]` for one run.
+    func processVariants(of workload: WorkloadID, side: Side) -> [String?] {
+        guard workload == .w2OpenAndLoad, let implementation = SideRegistry.workloads(for: side) else { return [nil] }
+        let variants = type(of: implementation).w2Variants
+        return variants.isEmpty ? [nil] : variants
     }
 
     /// Refuses results that did not do the whole work: a fast wrong answer is no figure.

@@ -25,7 +25,11 @@ struct ResultTableTests {
         report.entries.append(.init(workload: .w2OpenAndLoad, side: .grdb, measurement: load))
         if logbook {
             report.entries.append(
-                .init(workload: .w1DurableAppend, side: .logbook, measurement: .init(seconds: 0.5, items: 700, unit: "events"))
+                .init(
+                    workload: .w1DurableAppend,
+                    side: .logbook,
+                    measurement: .init(seconds: 0.5, items: 700, unit: "events")
+                )
             )
             var logbookLoad = WorkloadResult(seconds: 0.4, items: 700, unit: "objects")
             logbookLoad.peakResidentBytes = 104 << 20

@@ -61,7 +61,9 @@ public enum LZ4Reference {
         for segment in SegmentReader.segmentFiles(in: store) {
             let bytes = try FileBytes.read(path: segment.path)
             for batch in SegmentReader.batches(in: bytes) where batch.isCompressed {
-                blocks.append(Block(compressed: Array(bytes[batch.payload]), uncompressedLength: batch.uncompressedLength))
+                blocks.append(
+                    Block(compressed: Array(bytes[batch.payload]), uncompressedLength: batch.uncompressedLength)
+                )
             }
         }
         guard !blocks.isEmpty else { return nil }

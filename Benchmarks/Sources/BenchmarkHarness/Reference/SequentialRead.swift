@@ -42,7 +42,9 @@ public enum SequentialRead {
         }
         var direct: Double?
         if let directFlag = openDirectFlag,
-            let (seconds, count) = try? Stopwatch.measure({ try readAll(files, direct: true, into: buffer, flag: directFlag) }),
+            let (seconds, count) = try? Stopwatch.measure({
+                try readAll(files, direct: true, into: buffer, flag: directFlag)
+            }),
             seconds > 0
         {
             direct = Double(count) / 1_000_000 / seconds

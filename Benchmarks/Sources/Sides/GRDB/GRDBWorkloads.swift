@@ -43,19 +43,31 @@ public struct GRDBWorkloads: Workloads {
 
     // MARK: - W2
 
-    /// Opens the pool and fetches every trip with its bucket list and accommodation through
-    /// `including(all:)` and `including(optional:)`, then touches every record.
-    public func w2OpenAndLoad(store: URL) throws -> WorkloadResult {
+    public static let w2Variants = [associations, groupedRequests]
+    static let associations = "associations"
+    static let groupedRequests = "3 requests, grouped"
+
+    /// Opens the pool, fetches every trip with its bucket list and accommodation, and touches
+    /// every record, in one of two ways a GRDB user writes it:
+    ///
+    /// - "associations": `TripRecord.including(all: TripRecord.bucketList)
+    ///   .including(optional: TripRecord.livingAccommodation)` decoded as `TripInfo`, the way the
+    ///   GRDB documentation teaches for a record and its relationships.
+    /// - "3 requests, grouped": `fetchAll` of each table, then the children grouped by `tripId`
+    ///   in dictionaries; less convenient, but faster and lighter.
+    public func w2OpenAndLoad(store: URL, variant: String?) throws -> WorkloadResult {
         let path = Self.databasePath(in: store)
+        let grouped = variant == Self.groupedRequests
         let (seconds, loaded) = try Stopwatch.measure {
             let pool = try DatabasePool(path: path)
-            let trips = try pool.read { db in try Self.loadAll(db) }
+            let trips = try pool.read { db in grouped ? try Self.loadAllGrouped(db) : try Self.loadAll(db) }
             let (counts, digest) = Self.touch(trips)
             return (pool: pool, trips: trips, counts: counts, digest: digest)
         }
         // The records stay alive until the time is taken, as a program's would.
         withExtendedLifetime(loaded.trips) {}
         return WorkloadResult(
+            variant: variant,
             seconds: seconds,
             items: loaded.counts.total,
             unit: "objects",
@@ -167,9 +179,10 @@ public struct GRDBWorkloads: Workloads {
         let rows = try pool.read { db in try Self.counts(db, tripTable: "trip").total }
         let writer = try BufferedFileWriter(url: output)
         let (seconds, _) = try Stopwatch.measure {
-            for table in [TripRecord.databaseTableName, BucketListItemRecord.databaseTableName,
-                LivingAccommodationRecord.databaseTableName]
-            {
+            for table in [
+                TripRecord.databaseTableName, BucketListItemRecord.databaseTableName,
+                LivingAccommodationRecord.databaseTableName,
+            ] {
                 try pool.dumpTables([table], format: .json(), to: writer)
             }
             try writer.finish()
@@ -288,6 +301,22 @@ public struct GRDBWorkloads: Workloads {
         let request = TripRecord.including(all: TripRecord.bucketList)
             .including(optional: TripRecord.livingAccommodation)
         return try TripInfo.fetchAll(db, request)
+    }
+
+    static func loadAllGrouped(_ db: Database) throws -> [TripInfo] {
+        let trips = try TripRecord.fetchAll(db)
+        let bucketLists = Dictionary(grouping: try BucketListItemRecord.fetchAll(db), by: \.tripId)
+        var accommodations: [Int64: LivingAccommodationRecord] = [:]
+        for accommodation in try LivingAccommodationRecord.fetchAll(db) {
+            accommodations[accommodation.tripId] = accommodation
+        }
+        return trips.map { trip in
+            TripInfo(
+                trip: trip,
+                bucketList: trip.id.flatMap { bucketLists[$0] } ?? [],
+                livingAccommodation: trip.id.flatMap { accommodations[$0] }
+            )
+        }
     }
 
     static func counts(_ db: Database, tripTable: String) throws -> ObjectCounts {
