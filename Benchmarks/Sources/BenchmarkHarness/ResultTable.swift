@@ -3,7 +3,8 @@ import Foundation
 /// Renders a ``ComparisonReport`` as the one plain-text table of the comparison.
 ///
 /// Every workload has a Logbook row and a GRDB row (more when a side measures variants); a side
-/// without a result shows "—". The last column compares the sides on the GRDB rows: for W1–W5
+/// without a result shows "—". "time" is wall-clock time, "CPU" the process's processor time
+/// over the same span. The last column compares the sides on the GRDB rows: for W1–W5
 /// it is the GRDB time divided by the Logbook time of the same work (above 1: Logbook is faster),
 /// and for W6 Logbook's peak memory divided by GRDB's (below 1: Logbook uses less).
 public enum ResultTable {
@@ -48,7 +49,7 @@ public enum ResultTable {
 
     /// The table rows, header and rule included.
     public static func table(_ report: ComparisonReport) -> [String] {
-        var rows: [[String]] = [["workload", "side", "time", "throughput", "MB/s", "peak RSS", "Logbook÷GRDB"]]
+        var rows: [[String]] = [["workload", "side", "time", "CPU", "throughput", "MB/s", "peak RSS", "Logbook÷GRDB"]]
         for workload in WorkloadID.allCases {
             let logbook = report.headline(workload, .logbook)
             var first = true
@@ -78,7 +79,9 @@ public enum ResultTable {
                     ratio = "\(fixed(Double(logbookPeak) / Double(peak), 2))×"
                 }
                 let label = load?.variant.map { "\(side.displayName) (\($0))" } ?? side.displayName
-                rows.append([title, label, missing, missing, missing, mebibytes(load?.peakResidentBytes), ratio])
+                rows.append([
+                    title, label, missing, missing, missing, missing, mebibytes(load?.peakResidentBytes), ratio,
+                ])
                 title = ""
             }
         }
@@ -88,7 +91,7 @@ public enum ResultTable {
     static func row(_ entry: ComparisonReport.Entry, title: String, ratioAgainst logbook: WorkloadResult?) -> [String] {
         let sideLabel = entry.measurement?.variant.map { "\(entry.side.displayName) (\($0))" } ?? entry.side.displayName
         guard let measurement = entry.measurement else {
-            return [title, sideLabel, missing, missing, missing, missing, entry.side == .grdb ? missing : ""]
+            return [title, sideLabel, missing, missing, missing, missing, missing, entry.side == .grdb ? missing : ""]
         }
         var ratio = entry.side == .grdb ? missing : ""
         if let logbook, logbook.seconds > 0 {
@@ -98,6 +101,7 @@ public enum ResultTable {
             title,
             sideLabel,
             duration(measurement.seconds),
+            measurement.cpuSeconds.map(duration) ?? missing,
             measurement.itemsPerSecond.map { "\(grouped($0)) \(measurement.unit)/s" } ?? missing,
             measurement.megabytesPerSecond.map { fixed($0, 1) } ?? missing,
             mebibytes(measurement.peakResidentBytes),

@@ -4,6 +4,8 @@ public struct WorkloadResult: Codable, Hashable, Sendable {
     public var variant: String?
     /// Wall-clock seconds of the timed part.
     public var seconds: Double
+    /// Processor seconds of the process over the timed part, when the side measured them.
+    public var cpuSeconds: Double?
     /// How many items the timed part handled (rows, events, objects, lookups, queries).
     public var items: Int
     /// The unit of ``items``, plural: "rows", "events", "objects", "lookups", "queries".
@@ -32,6 +34,26 @@ public struct WorkloadResult: Codable, Hashable, Sendable {
         self.unit = unit
         self.observed = observed
         self.digest = digest
+    }
+
+    /// A result timed by ``Stopwatch/time(_:)``.
+    public init(
+        variant: String? = nil,
+        timing: Timing,
+        items: Int,
+        unit: String,
+        observed: ObjectCounts? = nil,
+        digest: UInt64? = nil
+    ) {
+        self.init(
+            variant: variant,
+            seconds: timing.seconds,
+            items: items,
+            unit: unit,
+            observed: observed,
+            digest: digest
+        )
+        cpuSeconds = timing.cpuSeconds
     }
 
     /// Items per second, or `nil` when nothing was timed.

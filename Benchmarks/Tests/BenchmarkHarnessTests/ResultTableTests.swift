@@ -16,7 +16,12 @@ struct ResultTableTests {
             tripCount: 100,
             seed: 1
         )
-        var grdb = WorkloadResult(variant: "sync NORMAL", seconds: 5, items: 700, unit: "rows")
+        var grdb = WorkloadResult(
+            variant: "sync NORMAL",
+            timing: Timing(seconds: 5, cpuSeconds: 4.25),
+            items: 700,
+            unit: "rows"
+        )
         grdb.bytes = 50_000_000
         grdb.peakResidentBytes = 200 << 20
         report.entries.append(.init(workload: .w1DurableAppend, side: .grdb, measurement: grdb))
@@ -43,8 +48,9 @@ struct ResultTableTests {
         let w1 = lines.filter { $0.contains("W1 durable append") || $0.contains("GRDB (sync NORMAL)") }
         #expect(w1.count == 2)
         #expect(w1[0].contains("Logbook"))
-        #expect(w1[0].filter { $0 == "—" }.count == 4)
+        #expect(w1[0].filter { $0 == "—" }.count == 5)
         #expect(w1[1].contains("5.00 s"))
+        #expect(w1[1].contains("4.25 s"))
         #expect(w1[1].contains("140 rows/s"))
         #expect(w1[1].contains("10.0"))
         #expect(w1[1].hasSuffix("—"))

@@ -36,8 +36,8 @@ public struct GRDBWorkloads: Workloads {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let full = try Self.append(trips, tripsPerSave: tripsPerSave, path: Self.databasePath(in: scratch), full: true)
         return [
-            WorkloadResult(variant: "sync NORMAL", seconds: normal, items: rows, unit: "rows"),
-            WorkloadResult(variant: "sync FULL", seconds: full, items: rows, unit: "rows"),
+            WorkloadResult(variant: "sync NORMAL", timing: normal, items: rows, unit: "rows"),
+            WorkloadResult(variant: "sync FULL", timing: full, items: rows, unit: "rows"),
         ]
     }
 
@@ -58,17 +58,18 @@ public struct GRDBWorkloads: Workloads {
     public func w2OpenAndLoad(store: URL, variant: String?) throws -> WorkloadResult {
         let path = Self.databasePath(in: store)
         let grouped = variant == Self.groupedRequests
-        let (seconds, loaded) = try Stopwatch.measure {
+        let timed = try Stopwatch.time {
             let pool = try DatabasePool(path: path)
             let trips = try pool.read { db in grouped ? try Self.loadAllGrouped(db) : try Self.loadAll(db) }
             let (counts, digest) = Self.touch(trips)
             return (pool: pool, trips: trips, counts: counts, digest: digest)
         }
         // The records stay alive until the time is taken, as a program's would.
+        let loaded = timed.result
         withExtendedLifetime(loaded.trips) {}
         return WorkloadResult(
             variant: variant,
-            seconds: seconds,
+            timing: timed.timing,
             items: loaded.counts.total,
             unit: "objects",
             observed: loaded.counts,
@@ -85,11 +86,11 @@ public struct GRDBWorkloads: Workloads {
         let pool = try DatabasePool(path: Self.databasePath(in: store))
         let warmUp = Array(names.prefix(1_000))
         _ = try pool.read { db in try Self.lookUpThroughQueryInterface(warmUp, db) }
-        let queryInterface = try Stopwatch.measure {
+        let queryInterface = try Stopwatch.time {
             try pool.read { db in try Self.lookUpThroughQueryInterface(names, db) }
         }
         _ = try pool.read { db in try Self.lookUpThroughCachedStatement(warmUp, db) }
-        let cachedStatement = try Stopwatch.measure {
+        let cachedStatement = try Stopwatch.time {
             try pool.read { db in try Self.lookUpThroughCachedStatement(names, db) }
         }
         for found in [queryInterface.result, cachedStatement.result] where found.count != names.count {
@@ -98,14 +99,14 @@ public struct GRDBWorkloads: Workloads {
         return [
             WorkloadResult(
                 variant: "query interface",
-                seconds: queryInterface.seconds,
+                timing: queryInterface.timing,
                 items: names.count,
                 unit: "lookups",
                 digest: queryInterface.result.digest
             ),
             WorkloadResult(
                 variant: "cached statement",
-                seconds: cachedStatement.seconds,
+                timing: cachedStatement.timing,
                 items: names.count,
                 unit: "lookups",
                 digest: cachedStatement.result.digest
@@ -118,7 +119,7 @@ public struct GRDBWorkloads: Workloads {
     /// schema of the talk.
     public func w3PredicateFetch(store: URL, destinations: [String]) throws -> WorkloadResult {
         let pool = try DatabasePool(path: Self.databasePath(in: store))
-        let (seconds, digest) = try Stopwatch.measure {
+        let timed = try Stopwatch.time {
             try pool.read { db in
                 var digest = Digest()
                 for destination in destinations {
@@ -127,7 +128,7 @@ public struct GRDBWorkloads: Workloads {
                 return digest.value
             }
         }
-        return WorkloadResult(seconds: seconds, items: destinations.count, unit: "queries", digest: digest)
+        return WorkloadResult(timing: timed.timing, items: destinations.count, unit: "queries", digest: timed.result)
     }
 
     // MARK: - W4
@@ -155,19 +156,19 @@ public struct GRDBWorkloads: Workloads {
         let v1Rows = try DatabaseQueue(path: path, configuration: Self.readOnly).read { db in
             try Self.counts(db, tripTable: "trip").total
         }
-        let (seconds, pool) = try Stopwatch.measure {
+        let timed = try Stopwatch.time {
             let pool = try DatabasePool(path: path)
             try GRDBSchema.throughVersions.migrate(pool)
             return pool
         }
-        let counts = try pool.read { db in
+        let counts = try timed.result.read { db in
             let unique = try db.indexes(on: "trip").contains { $0.isUnique && $0.columns == ["name"] }
             guard unique, try db.columns(in: "trip").contains(where: { $0.name == "startDate" }) else {
                 throw HarnessError("the migrated GRDB schema lacks the unique name index or the renamed columns")
             }
             return try Self.counts(db, tripTable: "trip")
         }
-        return WorkloadResult(seconds: seconds, items: v1Rows, unit: "rows", observed: counts)
+        return WorkloadResult(timing: timed.timing, items: v1Rows, unit: "rows", observed: counts)
     }
 
     // MARK: - W5
@@ -178,7 +179,7 @@ public struct GRDBWorkloads: Workloads {
         let pool = try DatabasePool(path: Self.databasePath(in: store))
         let rows = try pool.read { db in try Self.counts(db, tripTable: "trip").total }
         let writer = try BufferedFileWriter(url: output)
-        let (seconds, _) = try Stopwatch.measure {
+        let timed = try Stopwatch.time {
             for table in [
                 TripRecord.databaseTableName, BucketListItemRecord.databaseTableName,
                 LivingAccommodationRecord.databaseTableName,
@@ -187,7 +188,7 @@ public struct GRDBWorkloads: Workloads {
             }
             try writer.finish()
         }
-        return WorkloadResult(seconds: seconds, items: rows, unit: "rows")
+        return WorkloadResult(timing: timed.timing, items: rows, unit: "rows")
     }
 
     // MARK: - Building blocks (shared with the LogbookVsGRDB benchmark target)
@@ -199,9 +200,9 @@ public struct GRDBWorkloads: Workloads {
 
     /// Creates the current schema and inserts `trips`, one transaction per `tripsPerSave`.
     ///
-    /// - Returns: The seconds from opening the pool to closing it.
-    package static func append(_ trips: [TripData], tripsPerSave: Int, path: String, full: Bool) throws -> Double {
-        try Stopwatch.measure {
+    /// - Returns: The time from opening the pool to closing it.
+    package static func append(_ trips: [TripData], tripsPerSave: Int, path: String, full: Bool) throws -> Timing {
+        try Stopwatch.time {
             let pool = try DatabasePool(path: path)
             try pool.writeWithoutTransaction { db in
                 if full { try db.execute(sql: "PRAGMA synchronous = FULL") }
@@ -222,7 +223,7 @@ public struct GRDBWorkloads: Workloads {
                 }
             }
             try pool.close()
-        }.seconds
+        }.timing
     }
 
     /// Loads every trip with its relationships and touches every record.
