@@ -33,14 +33,14 @@ public enum ResultTable {
         for figure in report.lz4 {
             lines.append(
                 "  LZ4_decompress_safe, \(figure.source): "
-                    + "\(megabytes(figure.uncompressedBytes)) MB from \(megabytes(figure.compressedBytes)) MB "
+                    + "\(size(figure.uncompressedBytes)) from \(size(figure.compressedBytes)) "
                     + "(\(fixed(figure.ratio, 2)):1) at \(grouped(figure.megabytesPerSecond)) MB/s"
             )
         }
         for figure in report.sequentialReads {
             let direct = figure.directMegabytesPerSecond.map { "\(grouped($0)) MB/s" } ?? "not supported here"
             lines.append(
-                "  Sequential read of \(figure.directory) (\(figure.files) files, \(megabytes(figure.bytes)) MB): "
+                "  Sequential read of \(figure.directory) (\(figure.files) files, \(size(figure.bytes))): "
                     + "page cache \(grouped(figure.pageCacheMegabytesPerSecond)) MB/s, O_DIRECT \(direct)"
             )
         }
@@ -145,8 +145,11 @@ public enum ResultTable {
         return "\(fixed(Double(bytes) / Double(1 << 20), 0)) MiB"
     }
 
-    static func megabytes(_ bytes: Int) -> String {
-        fixed(Double(bytes) / 1_000_000, 1)
+    /// Decimal megabytes, or kilobytes and bytes for small sizes.
+    package static func size(_ bytes: Int) -> String {
+        if bytes >= 1_000_000 { return "\(fixed(Double(bytes) / 1_000_000, 1)) MB" }
+        if bytes >= 1_000 { return "\(fixed(Double(bytes) / 1_000, 1)) kB" }
+        return "\(bytes) bytes"
     }
 
     static func fixed(_ value: Double, _ decimals: Int) -> String {

@@ -69,5 +69,7 @@ struct ResultTableTests {
         #expect(ResultTable.grouped(1_234_567.4) == "1,234,567")
         #expect(ResultTable.grouped(999) == "999")
         #expect(ResultTable.duration(0.0123) == "12.3 ms")
+        #expect(ResultTable.size(63_912_345) == "63.9 MB")
+        #expect(ResultTable.size(4_321) == "4.3 kB")
     }
 }

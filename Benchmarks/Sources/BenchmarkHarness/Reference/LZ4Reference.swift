@@ -47,7 +47,8 @@ public enum LZ4Reference {
         }
         return try measure(
             blocks,
-            source: "generated payload, \(blocks.count) blocks of \(tripsPerBlock) trips",
+            source:
+                "generated payload, \(blocks.count) block\(blocks.count == 1 ? "" : "s") of up to \(tripsPerBlock) trips",
             minimumSeconds: minimumSeconds
         )
     }
