@@ -1,0 +1,89 @@
+/// What one timed workload did: how long, how many items, and what the harness adds around it.
+public struct WorkloadResult: Codable, Hashable, Sendable {
+    /// Which way of doing the workload, when a side measures several (`nil` for the only one).
+    public var variant: String?
+    /// Wall-clock seconds of the timed part.
+    public var seconds: Double
+    /// Processor seconds of the process over the timed part, when the side measured them.
+    public var cpuSeconds: Double?
+    /// How many items the timed part handled (rows, events, objects, lookups, queries).
+    public var items: Int
+    /// The unit of ``items``, plural: "rows", "events", "objects", "lookups", "queries".
+    public var unit: String
+    /// The objects the workload saw, when it loads a whole store; the harness checks them.
+    public var observed: ObjectCounts?
+    /// A digest of the values the workload read, so that the reading cannot be optimised away.
+    /// The sides need not agree on it.
+    public var digest: UInt64?
+    /// Bytes the workload moved, for MB/s; filled in by the harness (see `README.md`).
+    public var bytes: Int?
+    /// The peak resident memory of the process that ran the workload; filled in by the harness.
+    public var peakResidentBytes: Int?
+
+    public init(
+        variant: String? = nil,
+        seconds: Double,
+        items: Int,
+        unit: String,
+        observed: ObjectCounts? = nil,
+        digest: UInt64? = nil
+    ) {
+        self.variant = variant
+        self.seconds = seconds
+        self.items = items
+        self.unit = unit
+        self.observed = observed
+        self.digest = digest
+    }
+
+    /// A result timed by ``Stopwatch/time(_:)``.
+    public init(
+        variant: String? = nil,
+        timing: Timing,
+        items: Int,
+        unit: String,
+        observed: ObjectCounts? = nil,
+        digest: UInt64? = nil
+    ) {
+        self.init(
+            variant: variant,
+            seconds: timing.seconds,
+            items: items,
+            unit: unit,
+            observed: observed,
+            digest: digest
+        )
+        cpuSeconds = timing.cpuSeconds
+    }
+
+    /// Items per second, or `nil` when nothing was timed.
+    public var itemsPerSecond: Double? {
+        seconds > 0 ? Double(items) / seconds : nil
+    }
+
+    /// Decimal megabytes per second, or `nil` when the workload has no byte count.
+    public var megabytesPerSecond: Double? {
+        guard let bytes, seconds > 0 else { return nil }
+        return Double(bytes) / 1_000_000 / seconds
+    }
+}
+
+/// How many objects of each entity a store holds.
+public struct ObjectCounts: Codable, Hashable, Sendable, CustomStringConvertible {
+    public var trips: Int
+    public var bucketListItems: Int
+    public var livingAccommodations: Int
+
+    public init(trips: Int, bucketListItems: Int, livingAccommodations: Int) {
+        self.trips = trips
+        self.bucketListItems = bucketListItems
+        self.livingAccommodations = livingAccommodations
+    }
+
+    /// All objects together.
+    public var total: Int { trips + bucketListItems + livingAccommodations }
+
+    public var description: String {
+        "\(trips) trips, \(bucketListItems) bucket-list items, \(livingAccommodations) accommodations"
+    }
+}

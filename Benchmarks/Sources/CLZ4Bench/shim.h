@@ -1,0 +1,4 @@
+#ifndef LOGBOOK_BENCHMARKS_CLZ4_SHIM_H
+#define LOGBOOK_BENCHMARKS_CLZ4_SHIM_H
+#include <lz4.h>
+#endif

@@ -1,0 +1,195 @@
+import BenchmarkHarness
+import Foundation
+import SampleTripsData
+import Sides
+
+/// One run of the comparison: starts the child processes in order and collects the report.
+///
+/// Layout of the run directory: `<side>/store` (written by W1, read by W2, W3 and W5),
+/// `<side>/v1` (W4) and `<side>/dump.ndjson` (W5).
+struct ComparisonRun {
+    var report: ComparisonReport
+    let dataSet: SampleTripsDataSet
+    let directory: URL
+    let lookups: Int
+    let queries: Int
+    /// Workloads that threw or returned a wrong result; the command then exits with 1.
+    private(set) var failures = 0
+    /// Sides whose W1 store exists.
+    private var sidesWithStore: Set<Side> = []
+
+    init(report: ComparisonReport, dataSet: SampleTripsDataSet, directory: URL, lookups: Int, queries: Int) {
+        self.report = report
+        self.dataSet = dataSet
+        self.directory = directory
+        self.lookups = lookups
+        self.queries = queries
+    }
+
+    /// Runs `workloads` in order, each on every side in turn, so that both sides meet the
+    /// machine in the same state.
+    mutating func runWorkloads(_ workloads: [WorkloadID], sides: [Side]) throws {
+        for side in sides {
+            if let implementation = SideRegistry.workloads(for: side) {
+                report.versions.append("\(side.displayName): \(type(of: implementation).versionDescription)")
+            } else {
+                report.notes.append("\(side.displayName) has no implementation yet; its cells show —.")
+            }
+        }
+        for workload in workloads {
+            for side in sides {
+                guard SideRegistry.workloads(for: side) != nil else {
+                    report.entries.append(.init(workload: workload, side: side, measurement: nil, missing: "not yet"))
+                    continue
+                }
+                do {
+                    for result in try run(workload, side: side) {
+                        report.entries.append(.init(workload: workload, side: side, measurement: result))
+                    }
+                } catch {
+                    failures += 1
+                    Progress.log("\(side.displayName) \(workload.title) failed: \(error)")
+                    report.entries.append(.init(workload: workload, side: side, measurement: nil, missing: "\(error)"))
+                    report.notes.append("\(side.displayName) \(workload.title) failed: \(error)")
+                }
+            }
+        }
+    }
+
+    /// Measures LZ4 decompression and sequential reads in a child process of their own.
+    mutating func measureReference(sides: [Side], logbookStores: [String]) throws {
+        var request = request(.reference, side: nil, workload: nil)
+        let stores = sides.filter(sidesWithStore.contains).map { storeDirectory($0).path }
+        request.readDirectories = stores + logbookStores
+        request.logbookStores =
+            logbookStores + (sidesWithStore.contains(.logbook) ? [storeDirectory(.logbook).path] : [])
+        Progress.log("reference figures…")
+        do {
+            let response = try ChildProcess.run(request)
+            report.lz4 = response.lz4
+            report.sequentialReads = response.sequentialReads
+            report.notes.append(contentsOf: response.notes)
+        } catch {
+            failures += 1
+            report.notes.append("reference figures failed: \(error)")
+        }
+    }
+
+    // MARK: - Internals
+
+    func storeDirectory(_ side: Side) -> URL {
+        directory.appendingPathComponent(side.rawValue).appendingPathComponent("store", isDirectory: true)
+    }
+
+    func v1Directory(_ side: Side) -> URL {
+        directory.appendingPathComponent(side.rawValue).appendingPathComponent("v1", isDirectory: true)
+    }
+
+    func dumpFile(_ side: Side) -> URL {
+        directory.appendingPathComponent(side.rawValue).appendingPathComponent("dump.ndjson")
+    }
+
+    func request(_ task: ChildRequest.Task, side: Side?, workload: WorkloadID?) -> ChildRequest {
+        ChildRequest(
+            task: task,
+            side: side,
+            workload: workload,
+            tripCount: dataSet.tripCount,
+            seed: dataSet.seed,
+            store: side.map { storeDirectory($0).path },
+            output: nil,
+            lookups: lookups,
+            queries: queries
+        )
+    }
+
+    mutating func run(_ workload: WorkloadID, side: Side) throws -> [WorkloadResult] {
+        let store = storeDirectory(side)
+        var request = request(.workload, side: side, workload: workload)
+        var bytes: Int?
+        switch workload {
+        case .w1DurableAppend:
+            sidesWithStore.remove(side)
+            try? FileManager.default.removeItem(at: store)
+            try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        case .w2OpenAndLoad, .w3PointLookups, .w3PredicateFetch, .w5DumpNDJSON:
+            guard sidesWithStore.contains(side) else { throw HarnessError("W1 left no store to read") }
+            if workload == .w5DumpNDJSON {
+                request.output = dumpFile(side).path
+            }
+        case .w4OpenThroughMigration:
+            let v1 = v1Directory(side)
+            try? FileManager.default.removeItem(at: v1)
+            try FileManager.default.createDirectory(at: v1, withIntermediateDirectories: true)
+            var prepare = self.request(.prepareV1, side: side, workload: nil)
+            prepare.store = v1.path
+            Progress.log("\(side.displayName): writing the V1 store for W4 (not timed)…")
+            _ = try ChildProcess.run(prepare)
+            request.store = v1.path
+            bytes = FileBytes.directorySize(v1)
+        }
+        var results: [WorkloadResult] = []
+        for variant in processVariants(of: workload, side: side) {
+            request.variant = variant
+            Progress.log("\(side.displayName): \(workload.title)\(variant.map { " (\($0))" } ?? "")…")
+            let response = try ChildProcess.run(request)
+            try check(response.measurements, of: workload)
+            results += response.measurements.map { result in
+                var result = result
+                result.peakResidentBytes = response.peakResidentBytes
+                return result
+            }
+        }
+        switch workload {
+        case .w1DurableAppend:
+            sidesWithStore.insert(side)
+            bytes = FileBytes.directorySize(store)
+        case .w2OpenAndLoad:
+            bytes = FileBytes.directorySize(store)
+        case .w3PointLookups, .w3PredicateFetch, .w4OpenThroughMigration:
+            break
+        case .w5DumpNDJSON:
+            bytes = FileBytes.size(of: dumpFile(side))
+        }
+        return results.map { result in
+            var result = result
+            result.bytes = bytes
+            return result
+        }
+    }
+
+    /// The variants of `workload` that each need a process of their own: W2's, whose peak
+    /// memory W6 reports; `[nil]` for one run.
+    func processVariants(of workload: WorkloadID, side: Side) -> [String?] {
+        guard workload == .w2OpenAndLoad, let implementation = SideRegistry.workloads(for: side) else { return [nil] }
+        let variants = type(of: implementation).w2Variants
+        return variants.isEmpty ? [nil] : variants
+    }
+
+    /// Refuses results that did not do the whole work: a fast wrong answer is no figure.
+    func check(_ measurements: [WorkloadResult], of workload: WorkloadID) throws {
+        guard !measurements.isEmpty else { throw HarnessError("\(workload.title) returned no measurement") }
+        let expected: ObjectCounts
+        switch workload {
+        case .w2OpenAndLoad:
+            expected = ObjectCounts(
+                trips: dataSet.tripCount,
+                bucketListItems: dataSet.bucketListItemCount,
+                livingAccommodations: dataSet.tripCount
+            )
+        case .w4OpenThroughMigration:
+            expected = ObjectCounts(
+                trips: dataSet.v1DistinctNameCount,
+                bucketListItems: dataSet.bucketListItemCount,
+                livingAccommodations: dataSet.v1DistinctNameCount
+            )
+        case .w1DurableAppend, .w3PointLookups, .w3PredicateFetch, .w5DumpNDJSON:
+            return
+        }
+        for measurement in measurements where measurement.observed != expected {
+            throw HarnessError(
+                "\(workload.title) saw \(measurement.observed.map(\.description) ?? "nothing"); expected \(expected)"
+            )
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import BenchmarkHarness
+import Foundation
+import SampleTripsData
+import Testing
+
+struct ReferenceFigureTests {
+    /// The golden format-1 store of the main package.
+    static let goldenStore = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()
+        .appendingPathComponent("../../../Fixtures/log-format-1")
+        .standardized
+
+    @Test func theSegmentReaderReadsEveryBatchOfTheGoldenStore() throws {
+        let segments = SegmentReader.segmentFiles(in: Self.goldenStore)
+        #expect(segments.map(\.lastPathComponent).first == "00000000000000000001.log")
+        var nextSequence: UInt64 = 1
+        for segment in segments {
+            let bytes = try FileBytes.read(path: segment.path)
+            let batches = SegmentReader.batches(in: bytes)
+            #expect(!batches.isEmpty)
+            #expect(batches.last?.payload.upperBound == bytes.count)
+            for batch in batches {
+                #expect(batch.firstSequence == nextSequence)
+                nextSequence += UInt64(batch.eventCount)
+            }
+        }
+    }
+
+    @Test func theSegmentReaderStopsAtATornBatch() throws {
+        let segment = try #require(SegmentReader.segmentFiles(in: Self.goldenStore).first)
+        let bytes = try FileBytes.read(path: segment.path)
+        let whole = SegmentReader.batches(in: bytes)
+        let torn = SegmentReader.batches(in: Array(bytes.dropLast()))
+        #expect(torn.count == whole.count - 1)
+        #expect(SegmentReader.batches(in: Array(bytes.prefix(31))).isEmpty)
+    }
+
+    @Test func generatedPayloadDecompressesToItsOwnSize() throws {
+        let figure = try LZ4Reference.generatedPayload(
+            SampleTripsDataSet(tripCount: 2_500),
+            tripsPerBlock: 1_000,
+            minimumSeconds: 0
+        )
+        #expect(figure.blocks == 3)
+        #expect(figure.uncompressedBytes > figure.compressedBytes)
+        #expect(figure.megabytesPerSecond > 0)
+    }
+
+    @Test func sequentialReadCountsEveryByteOfADirectory() throws {
+        let figure = try SequentialRead.measure(directory: Self.goldenStore, passes: 1)
+        let expected = FileBytes.regularFiles(in: Self.goldenStore).reduce(0) { $0 + FileBytes.size(of: $1) }
+        #expect(figure.bytes == expected)
+        #expect(figure.files == 5)
+    }
+}

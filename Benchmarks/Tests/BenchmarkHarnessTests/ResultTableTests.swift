@@ -1,0 +1,75 @@
+import BenchmarkHarness
+import Testing
+
+struct ResultTableTests {
+    static func report(logbook: Bool) -> ComparisonReport {
+        var report = ComparisonReport(
+            date: "2026-01-01T00:00:00Z",
+            machine: MachineInfo(
+                cores: 2,
+                processor: "test",
+                memoryGiB: 1,
+                system: "test",
+                kernel: "0",
+                buildConfiguration: "release"
+            ),
+            tripCount: 100,
+            seed: 1
+        )
+        var grdb = WorkloadResult(
+            variant: "sync NORMAL",
+            timing: Timing(seconds: 5, cpuSeconds: 4.25),
+            items: 700,
+            unit: "rows"
+        )
+        grdb.bytes = 50_000_000
+        grdb.peakResidentBytes = 200 << 20
+        report.entries.append(.init(workload: .w1DurableAppend, side: .grdb, measurement: grdb))
+        var load = WorkloadResult(seconds: 2, items: 700, unit: "objects")
+        load.peakResidentBytes = 208 << 20
+        report.entries.append(.init(workload: .w2OpenAndLoad, side: .grdb, measurement: load))
+        if logbook {
+            report.entries.append(
+                .init(
+                    workload: .w1DurableAppend,
+                    side: .logbook,
+                    measurement: .init(seconds: 0.5, items: 700, unit: "events")
+                )
+            )
+            var logbookLoad = WorkloadResult(seconds: 0.4, items: 700, unit: "objects")
+            logbookLoad.peakResidentBytes = 104 << 20
+            report.entries.append(.init(workload: .w2OpenAndLoad, side: .logbook, measurement: logbookLoad))
+        }
+        return report
+    }
+
+    @Test func aMissingSideShowsDashes() {
+        let lines = ResultTable.table(Self.report(logbook: false))
+        let w1 = lines.filter { $0.contains("W1 durable append") || $0.contains("GRDB (sync NORMAL)") }
+        #expect(w1.count == 2)
+        #expect(w1[0].contains("Logbook"))
+        #expect(w1[0].filter { $0 == "—" }.count == 5)
+        #expect(w1[1].contains("5.00 s"))
+        #expect(w1[1].contains("4.25 s"))
+        #expect(w1[1].contains("140 rows/s"))
+        #expect(w1[1].contains("10.0"))
+        #expect(w1[1].hasSuffix("—"))
+    }
+
+    @Test func ratiosCompareTimesAndPeakMemory() throws {
+        let lines = ResultTable.table(Self.report(logbook: true))
+        let w1 = try #require(lines.first { $0.contains("GRDB (sync NORMAL)") })
+        #expect(w1.hasSuffix("10.00×"))
+        let w6 = try #require(lines.last)
+        #expect(w6.contains("208 MiB"))
+        #expect(w6.hasSuffix("0.50×"))
+    }
+
+    @Test func numbersAreGroupedWithoutTheLocale() {
+        #expect(ResultTable.grouped(1_234_567.4) == "1,234,567")
+        #expect(ResultTable.grouped(999) == "999")
+        #expect(ResultTable.duration(0.0123) == "12.3 ms")
+        #expect(ResultTable.size(63_912_345) == "63.9 MB")
+        #expect(ResultTable.size(4_321) == "4.3 kB")
+    }
+}
