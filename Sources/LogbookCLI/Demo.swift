@@ -32,8 +32,7 @@ extension LogbookCommand {
                 let context = ModelContext(
                     try ModelContainer(for: SampleTripsSchemaV1.Trip.self, configurations: configuration)
                 )
-                SampleData.insertV1(SampleData.demoTrips, into: context)
-                try context.save()
+                try SampleData.insertV1(SampleData.demoTrips, into: context, tripsPerSave: .max)
             }
             for trip in SampleData.demoTrips {
                 print(

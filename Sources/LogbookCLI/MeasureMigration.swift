@@ -26,7 +26,6 @@ extension LogbookCommand {
             let copy = URL(fileURLWithPath: scratch).appendingPathComponent("m-v1-copy.store")
             for store in [v1, v3, copy] { try? FileManager.default.removeItem(at: store) }
             defer { for store in [v1, v3, copy] { try? FileManager.default.removeItem(at: store) } }
-            func name(_ n: Int) -> String { n % 10 == 9 ? "Trip \(n - 9)" : "Trip \(n)" }
             do {
                 let context = ModelContext(
                     try ModelContainer(
@@ -34,31 +33,11 @@ extension LogbookCommand {
                         configurations: ModelConfiguration(url: v1, durability: .relaxed)
                     )
                 )
-                for n in 0..<trips {
-                    let trip = SampleTripsSchemaV1.Trip(
-                        name: name(n),
-                        destination: "Place \(n % 100)",
-                        start_date: Date(timeIntervalSince1970: Double(n)),
-                        end_date: Date(timeIntervalSince1970: Double(n + 7))
-                    )
-                    context.insert(trip)
-                    for i in 0..<5 {
-                        trip.bucketList?.append(
-                            SampleTripsSchemaV1.BucketListItem(
-                                title: "Item \(i)",
-                                details: "Details \(n)-\(i)",
-                                hasReservation: i % 2 == 0,
-                                isInPlan: true
-                            )
-                        )
-                    }
-                    trip.livingAccommodation = SampleTripsSchemaV1.LivingAccommodation(
-                        address: "\(n) Main St",
-                        placeName: "Hotel \(n % 50)"
-                    )
-                    if n % 1000 == 999 { try context.save() }
-                }
-                try context.save()
+                try SampleData.insertV1(
+                    (0..<trips).lazy.map { SampleData.generatedTrip($0, duplicateNames: true) },
+                    into: context,
+                    tripsPerSave: 1_000
+                )
             }
             do {
                 let context = ModelContext(
@@ -67,31 +46,11 @@ extension LogbookCommand {
                         configurations: ModelConfiguration(url: v3, durability: .relaxed)
                     )
                 )
-                for n in 0..<trips {
-                    let trip = Trip(
-                        name: "T\(n)",
-                        destination: "Place \(n % 100)",
-                        startDate: Date(timeIntervalSince1970: Double(n)),
-                        endDate: Date(timeIntervalSince1970: Double(n + 7))
-                    )
-                    context.insert(trip)
-                    for i in 0..<5 {
-                        trip.bucketList?.append(
-                            BucketListItem(
-                                title: "Item \(i)",
-                                details: "Details \(n)-\(i)",
-                                hasReservation: i % 2 == 0,
-                                isInPlan: true
-                            )
-                        )
-                    }
-                    trip.livingAccommodation = LivingAccommodation(
-                        address: "\(n) Main St",
-                        placeName: "Hotel \(n % 50)"
-                    )
-                    if n % 1000 == 999 { try context.save() }
-                }
-                try context.save()
+                try SampleData.insertV3(
+                    (0..<trips).lazy.map { SampleData.generatedTrip($0) },
+                    into: context,
+                    tripsPerSave: 1_000
+                )
             }
             for round in 1...2 {
                 var start = Date()

@@ -27,31 +27,11 @@ extension LogbookCommand {
             do {
                 let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
                 let context = ModelContext(container)
-                for n in 0..<trips {
-                    let trip = Trip(
-                        name: "Trip \(n)",
-                        destination: "Place \(n % 100)",
-                        startDate: Date(timeIntervalSince1970: Double(n)),
-                        endDate: Date(timeIntervalSince1970: Double(n + 7))
-                    )
-                    context.insert(trip)
-                    for i in 0..<5 {
-                        trip.bucketList?.append(
-                            BucketListItem(
-                                title: "Item \(i)",
-                                details: "Details \(n)-\(i)",
-                                hasReservation: i % 2 == 0,
-                                isInPlan: true
-                            )
-                        )
-                    }
-                    trip.livingAccommodation = LivingAccommodation(
-                        address: "\(n) Main St",
-                        placeName: "Hotel \(n % 50)"
-                    )
-                    if n % 1000 == 999 { try context.save() }
-                }
-                try context.save()
+                try SampleData.insertV3(
+                    (0..<trips).lazy.map { SampleData.generatedTrip($0) },
+                    into: context,
+                    tripsPerSave: 1_000
+                )
             }
             print("insert: \(Date().timeIntervalSince(start)) s")
             start = Date()

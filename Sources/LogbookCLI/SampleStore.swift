@@ -30,39 +30,13 @@ extension LogbookCommand {
                 let context = ModelContext(
                     try ModelContainer(for: SampleTripsSchemaV1.Trip.self, configurations: configuration)
                 )
-                SampleData.insertV1(SampleData.demoTrips, into: context)
-                try context.save()
+                try SampleData.insertV1(SampleData.demoTrips, into: context, tripsPerSave: .max)
             } else {
                 let context = ModelContext(
                     try ModelContainer(for: SampleTripsSchemaV2.Trip.self, configurations: configuration)
                 )
-                for record in SampleData.demoTrips {
-                    let trip = SampleTripsSchemaV2.Trip(
-                        name: record.name,
-                        destination: record.destination,
-                        start_date: record.startDate,
-                        end_date: record.endDate
-                    )
-                    context.insert(trip)
-                    for item in record.bucketList {
-                        trip.bucketList?.append(
-                            SampleTripsSchemaV2.BucketListItem(
-                                title: item.title,
-                                details: item.details,
-                                hasReservation: item.hasReservation,
-                                isInPlan: item.isInPlan
-                            )
-                        )
-                    }
-                    if let stay = record.accommodation {
-                        trip.livingAccommodation = SampleTripsSchemaV2.LivingAccommodation(
-                            address: stay.address,
-                            placeName: stay.placeName
-                        )
-                    }
-                    // One save per trip: a duplicate name is an upsert of the stored trip.
-                    try context.save()
-                }
+                // One save per trip: a repeated name is an upsert of the stored trip.
+                try SampleData.insertV2(SampleData.demoTrips, into: context, tripsPerSave: 1)
             }
         }
     }

@@ -87,9 +87,37 @@ public enum SampleData {
         ]
     }()
 
-    /// Inserts trips as SampleTrips version 1 models.
-    public static func insertV1(_ trips: [TripRecord], into context: ModelContext) {
-        for record in trips {
+    /// Trip `n` of SampleTrips-N, the measured workload: 5 bucket-list items and 1
+    /// accommodation each.
+    ///
+    /// - Parameter duplicateNames: Whether every tenth trip repeats the name of the trip nine
+    ///   before it, as in the first release, which had no unique constraint.
+    public static func generatedTrip(_ n: Int, duplicateNames: Bool = false) -> TripRecord {
+        TripRecord(
+            name: duplicateNames && n % 10 == 9 ? "Trip \(n - 9)" : "Trip \(n)",
+            destination: "Place \(n % 100)",
+            startDate: Date(timeIntervalSince1970: 1_780_272_000 + Double(n) * 3_600),
+            endDate: Date(timeIntervalSince1970: 1_780_272_000 + Double(n) * 3_600 + 7 * 86_400),
+            bucketList: (0..<5).map { item in
+                BucketListRecord(
+                    title: "Item \(item)",
+                    details: "Details \(n)-\(item)",
+                    hasReservation: item % 2 == 0,
+                    isInPlan: true
+                )
+            },
+            accommodation: AccommodationRecord(address: "\(n) Main St", placeName: "Hotel \(n % 50)")
+        )
+    }
+
+    /// Inserts trips as SampleTrips version 1 models, saving every `tripsPerSave` trips and at
+    /// the end.
+    public static func insertV1(
+        _ trips: some Sequence<TripRecord>,
+        into context: ModelContext,
+        tripsPerSave: Int
+    ) throws {
+        try insert(trips, into: context, tripsPerSave: tripsPerSave) { record in
             let trip = SampleTripsSchemaV1.Trip(
                 name: record.name,
                 destination: record.destination,
@@ -97,22 +125,91 @@ public enum SampleData {
                 end_date: record.endDate
             )
             context.insert(trip)
-            for item in record.bucketList {
-                trip.bucketList?.append(
-                    SampleTripsSchemaV1.BucketListItem(
-                        title: item.title,
-                        details: item.details,
-                        hasReservation: item.hasReservation,
-                        isInPlan: item.isInPlan
-                    )
+            trip.bucketList = record.bucketList.map {
+                SampleTripsSchemaV1.BucketListItem(
+                    title: $0.title,
+                    details: $0.details,
+                    hasReservation: $0.hasReservation,
+                    isInPlan: $0.isInPlan
                 )
             }
-            if let stay = record.accommodation {
-                trip.livingAccommodation = SampleTripsSchemaV1.LivingAccommodation(
-                    address: stay.address,
-                    placeName: stay.placeName
-                )
+            trip.livingAccommodation = record.accommodation.map {
+                SampleTripsSchemaV1.LivingAccommodation(address: $0.address, placeName: $0.placeName)
             }
         }
+    }
+
+    /// Inserts trips as SampleTrips version 2 models; a repeated name is an upsert.
+    public static func insertV2(
+        _ trips: some Sequence<TripRecord>,
+        into context: ModelContext,
+        tripsPerSave: Int
+    ) throws {
+        try insert(trips, into: context, tripsPerSave: tripsPerSave) { record in
+            let trip = SampleTripsSchemaV2.Trip(
+                name: record.name,
+                destination: record.destination,
+                start_date: record.startDate,
+                end_date: record.endDate
+            )
+            context.insert(trip)
+            trip.bucketList = record.bucketList.map {
+                SampleTripsSchemaV2.BucketListItem(
+                    title: $0.title,
+                    details: $0.details,
+                    hasReservation: $0.hasReservation,
+                    isInPlan: $0.isInPlan
+                )
+            }
+            trip.livingAccommodation = record.accommodation.map {
+                SampleTripsSchemaV2.LivingAccommodation(address: $0.address, placeName: $0.placeName)
+            }
+        }
+    }
+
+    /// Inserts trips as current (version 3) models.
+    public static func insertV3(
+        _ trips: some Sequence<TripRecord>,
+        into context: ModelContext,
+        tripsPerSave: Int
+    ) throws {
+        try insert(trips, into: context, tripsPerSave: tripsPerSave) { record in
+            let trip = Trip(
+                name: record.name,
+                destination: record.destination,
+                startDate: record.startDate,
+                endDate: record.endDate
+            )
+            context.insert(trip)
+            trip.bucketList = record.bucketList.map {
+                BucketListItem(
+                    title: $0.title,
+                    details: $0.details,
+                    hasReservation: $0.hasReservation,
+                    isInPlan: $0.isInPlan
+                )
+            }
+            trip.livingAccommodation = record.accommodation.map {
+                LivingAccommodation(address: $0.address, placeName: $0.placeName)
+            }
+        }
+    }
+
+    private static func insert(
+        _ trips: some Sequence<TripRecord>,
+        into context: ModelContext,
+        tripsPerSave: Int,
+        _ insertOne: (TripRecord) -> Void
+    ) throws {
+        var pending = 0
+        for record in trips {
+            insertOne(record)
+            pending += 1
+            if pending == tripsPerSave {
+                try context.save()
+                pending = 0
+            }
+        }
+        try context.save()
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import LogbookCLI
+
 /// Runs the built `logbook` binary, which sits beside the test bundle.
 enum ToolProcess {
     static var binary: String {
@@ -54,18 +56,12 @@ enum ToolProcess {
 
     /// The event bytes `logbook _append-loop` writes for `sequence`.
     static func appendLoopEvent(_ sequence: UInt64) -> [UInt8] {
-        Array(String(repeating: "event \(sequence);", count: Int(sequence % 13) + 1).utf8)
+        LogbookCommand.AppendLoop.event(sequence)
     }
 
     /// The event bytes `logbook _append-loop --noise` writes for `sequence`.
     static func appendLoopNoiseEvent(_ sequence: UInt64) -> [UInt8] {
-        var state = sequence &* 0x9E37_79B9_7F4A_7C15 | 1
-        return (0..<64).map { _ in
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return UInt8(truncatingIfNeeded: state >> 24)
-        }
+        LogbookCommand.AppendLoop.noiseEvent(sequence)
     }
 
     /// The sequence numbers acknowledged in `_append-loop` output ("ack FIRST LAST" lines).
