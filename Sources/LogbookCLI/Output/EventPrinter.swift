@@ -21,17 +21,20 @@ struct EventPrinter {
     mutating func print(sequence: UInt64, version: String, event: Event) {
         switch format {
         case .json:
-            json.reset()
             writeJSON(sequence, version, event)
             json.newline()
-            buffer += json.bytes
+            if json.bytes.count >= 1 << 20 { flush() }
         case .text:
             buffer += Array((text(sequence, version, event) + "\n").utf8)
+            if buffer.count >= 1 << 20 { flush() }
         }
-        if buffer.count >= 1 << 20 { flush() }
     }
 
     mutating func flush() {
+        if !json.bytes.isEmpty {
+            FileHandle.standardOutput.write(Data(json.bytes))
+            json.reset()
+        }
         guard !buffer.isEmpty else { return }
         FileHandle.standardOutput.write(Data(buffer))
         buffer.removeAll(keepingCapacity: true)

@@ -48,14 +48,45 @@ struct JSONWriter {
 
     private var pendingKey = false
 
+    /// A key known at compile time, which needs no escaping.
+    mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+        pendingKey = true
+    }
+
     mutating func string(_ value: String) {
         separate()
         appendString(value)
     }
 
-    mutating func number(_ value: some BinaryInteger) {
+    mutating func number(_ value: UInt64) {
         separate()
-        bytes.append(contentsOf: String(value).utf8)
+        appendDigits(value)
+    }
+
+    mutating func number(_ value: Int64) {
+        separate()
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(value.magnitude)
+    }
+
+    /// Writes the decimal digits of `value` without going through a `String`.
+    private mutating func appendDigits(_ value: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var rest = value
+            var index = scratch.count
+            repeat {
+                index -= 1
+                scratch[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: scratch[index...])
+        }
     }
 
     mutating func raw(_ text: String) {
@@ -129,7 +160,7 @@ extension JSONWriter {
         case .float(let number): floating(Double(number))
         case .decimal(let number): raw(number.description)
         case .string(let text): string(text)
-        case .date(let date): string(ValueText.iso8601(date))
+        case .date(let date): dateString(date)
         case .uuid(let uuid): string(uuid.uuidString)
         case .url(let url): string(url.absoluteString)
         case .data(let data): string(data.base64EncodedString())
@@ -144,6 +175,40 @@ extension JSONWriter {
                 string(data.base64EncodedString())
             }
         }
+    }
+
+    /// Writes a date as an ISO 8601 string, digit by digit.
+    private mutating func dateString(_ date: Date) {
+        guard let parts = ValueText.civil(date) else {
+            string(ValueText.iso8601(date))
+            return
+        }
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(parts.year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(parts.month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(parts.day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(parts.second / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(parts.second / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(parts.second % 60, 2)
+        bytes.append(UInt8(ascii: "."))
+        digits(parts.millisecond, 3)
+        bytes.append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
     }
 
     private mutating func floating(_ number: Double) {
@@ -164,29 +229,38 @@ enum ValueText {
     /// Written by hand: the tool formats two dates for every trip it dumps, and a formatter
     /// object costs several times more.
     static func iso8601(_ date: Date) -> String {
+        guard let parts = civil(date) else { return "\(date.timeIntervalSince1970)" }
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
+        let second = parts.second
+        return
+            "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))T\(pad(second / 3600, 2)):\(pad(second / 60 % 60, 2)):\(pad(second % 60, 2)).\(pad(parts.millisecond, 3))Z"
+    }
+
+    /// The UTC calendar date and time of day of `date`, for years 0 to 9999; `nil` outside them.
+    static func civil(_ date: Date) -> (year: Int, month: Int, day: Int, second: Int, millisecond: Int)? {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
-        guard milliseconds.isFinite, abs(milliseconds) < 2.5e17 else { return "\(date.timeIntervalSince1970)" }
+        guard milliseconds.isFinite, milliseconds > -62_167_219_200_000, milliseconds < 253_402_300_800_000 else {
+            return nil
+        }
         let total = Int64(milliseconds)
         let millis = Int((total % 1000 + 1000) % 1000)
         let seconds = (total - Int64(millis)) / 1000
         let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
         let secondOfDay = Int(seconds - Int64(days) * 86_400)
         // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
         let monthPrime = (5 * dayOfYear + 2) / 153
         let day = dayOfYear - (153 * monthPrime + 2) / 5 + 1
         let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-        }
-        return
-            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(millis, 3))Z"
+        return (year, month, day, secondOfDay, millis)
     }
 
     static func text(_ value: AttributeValue) -> String {
