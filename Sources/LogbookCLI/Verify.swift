@@ -33,7 +33,7 @@ extension LogbookCommand {
             let range =
                 report.firstSequence.flatMap { first in report.lastSequence.map { "\(first)...\($0)" } } ?? "none"
             print(
-                "checked \(report.segments) segments, \(report.batches) batches, \(report.events) events (sequence \(range)), \(formatBytes(report.storedBytes)) in \(String(format: "%.3f", seconds)) s"
+                "checked \(report.segments) segments, \(report.batches) batches, \(report.events) events (sequence \(range)), \(formatBytes(report.storedBytes)) stored, \(formatBytes(report.payloadBytes)) of payload in \(String(format: "%.3f", seconds)) s"
             )
             if let tail = report.incompleteTail {
                 print(
@@ -65,12 +65,7 @@ extension LogbookCommand {
         }
 
         static func checkEvent(_ bytes: ArraySlice<UInt8>) -> String? {
-            do throws(LogbookError) {
-                _ = try EventCodec.decode(bytes)
-                return nil
-            } catch {
-                return error.message
-            }
+            EventCodec.validate(bytes)
         }
     }
 }

@@ -30,6 +30,11 @@ package enum LEB128 {
     /// - Returns: `nil` when the bytes end early or the encoding is longer than ten bytes or
     ///   overflows 64 bits. Never traps.
     package static func read(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> UInt64? {
+        // Most lengths, counts and identifiers fit in one byte.
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            defer { offset += 1 }
+            return UInt64(bytes[offset])
+        }
         var result: UInt64 = 0
         var shift: UInt64 = 0
         var position = offset

@@ -178,3 +178,56 @@ struct EventCodecTests {
         }
     }
 }
+
+struct EventValidationTests {
+    @Test func validationAgreesWithDecodingOnSoundAndDamagedEvents() async throws {
+        let samples: [Event] = [
+            .insert(
+                .init(
+                    entity: "Trip",
+                    id: 7,
+                    attributes: [
+                        .init("name", .string("Tromsø")),
+                        .init("tags", .array([.int(-3), .null, .decimal(1.5), .url(URL(fileURLWithPath: "/a"))])),
+                    ],
+                    toOne: [.init("stay", 3), .init("old", nil)]
+                )
+            ),
+            .update(
+                .init(
+                    entity: "Trip",
+                    id: 7,
+                    attributes: [.init("when", .date(Date(timeIntervalSince1970: 0))), .init("id", .uuid(UUID()))],
+                    toOne: []
+                )
+            ),
+            .delete(entity: "Trip", id: 9),
+            .link(.init(entity: "Trip", id: 1, relationship: "items", targets: [4, 5])),
+            .unlink(.init(entity: "Trip", id: 1, relationship: "items", targets: [])),
+        ]
+        for event in samples {
+            let bytes = EventCodec.encode(EventEnvelope(schemaNumber: 2, event: event))
+            #expect(EventCodec.validate(bytes[...]) == nil)
+            // Every truncation and every single-byte change is judged the same way by both.
+            for cut in 0..<bytes.count {
+                let truncated = Array(bytes[..<cut])
+                #expect(EventCodec.validate(truncated[...]) != nil)
+            }
+            for index in bytes.indices {
+                for flip: UInt8 in [0x01, 0x80, 0xFF] {
+                    var damaged = bytes
+                    damaged[index] ^= flip
+                    let decodes = (try? EventCodec.decode(damaged)) != nil
+                    #expect(
+                        (EventCodec.validate(damaged[...]) == nil) == decodes,
+                        "byte \(index) ^ \(flip) of \(event)"
+                    )
+                }
+            }
+        }
+        await propertyCheck(count: 3000, input: Gen.uint8().array(of: 0...40)) { bytes in
+            let decodes = (try? EventCodec.decode(bytes)) != nil
+            #expect((EventCodec.validate(bytes[...]) == nil) == decodes)
+        }
+    }
+}
