@@ -5,7 +5,7 @@ import Logbook
 struct LogbookCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logbook",
-        abstract: "Inspect and verify Logbook stores.",
+        abstract: "Inspect, verify, dump and replay Logbook stores, without the application's code.",
         discussion: """
             A store is a directory of segment files. Reading commands work while another process \
             holds the store open for writing.
