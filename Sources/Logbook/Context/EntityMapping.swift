@@ -1,8 +1,10 @@
 /// How a model type's persisted properties line up with its entity in the projection.
 ///
 /// A model's properties are indexed in declaration order; the schema's attributes and
-/// relationships are sorted by name. The mapping translates between the two.
-struct EntityMapping {
+/// relationships are sorted by name. The mapping translates between the two, and keeps what
+/// saves and relationship changes need about the entity, so that they do not take the store's
+/// lock for it. A class: it is handed around on every property change.
+final class EntityMapping {
     enum Slot {
         case attribute(Int)
         case relationship(Int)
@@ -14,6 +16,14 @@ struct EntityMapping {
     let slots: [Slot]
     /// The property indexes of the relationships.
     let relationshipProperties: [Int]
+    /// The entity as the schema describes it.
+    let entity: Schema.Entity
+    /// For each schema relationship: how it reaches its destination and inverse.
+    let links: [Projection.Link]
+    /// For each property index: the property index of its inverse on the target type.
+    let inverseProperties: [Int?]
+    /// Whether any relationship has a minimum or maximum model count.
+    let hasCountLimits: Bool
 
     init<Model: PersistentModel>(_ type: Model.Type, projection: Projection) {
         let binding = Model._$binding
@@ -41,12 +51,19 @@ struct EntityMapping {
         self.table = table
         self.slots = slots
         self.relationshipProperties = relationships
-    }
-
-    /// The property index of the schema relationship at `relationship`.
-    func property(ofRelationship relationship: Int) -> Int? {
-        slots.firstIndex { slot in
-            if case .relationship(relationship) = slot { true } else { false }
+        self.entity = entity
+        self.links = projection.links[table]
+        self.hasCountLimits = entity.relationships.contains {
+            $0.minimumModelCount != nil || $0.maximumModelCount != nil
+        }
+        self.inverseProperties = binding.properties.enumerated().map { index, property in
+            guard case .relationship(let access) = property.kind, case .relationship(let relationship) = slots[index],
+                let inverseName = entity.relationships[relationship].inverseName
+            else { return nil }
+            func open<Target: PersistentModel>(_ target: Target.Type) -> Int? {
+                Target._$binding.index(of: inverseName)
+            }
+            return open(access.targetType)
         }
     }
 }

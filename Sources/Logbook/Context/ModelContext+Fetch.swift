@@ -136,7 +136,7 @@ extension ModelContext {
     /// Gives attributes that have no stored value yet a placeholder (zero, empty) so that a
     /// migration stage's `didMigrate` can fetch the models and set them.
     private func fillMissingValues(_ values: inout [AttributeValue], mapping: EntityMapping) {
-        let entity = store.read { $0.projection.tables[mapping.table].entity }
+        let entity = mapping.entity
         for (property, slot) in mapping.slots.enumerated() {
             guard case .attribute(let attribute) = slot, values[property] == .null else { continue }
             let description = entity.attributes[attribute]

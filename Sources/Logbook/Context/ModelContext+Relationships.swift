@@ -41,15 +41,7 @@ extension ModelContext: ModelObserver {
 
     /// The property index of the inverse of `model`'s relationship at `index`, on the target type.
     func inverseProperty(of model: any PersistentModel, _ index: Int) -> Int? {
-        let mapping = mapping(of: model)
-        guard case .relationship(let relationship) = mapping.slots[index] else { return nil }
-        let link = store.read { $0.projection.links[mapping.table][relationship] }
-        guard let inverse = link.inverse else { return nil }
-        let targetType = model.relationshipTargetType(index)
-        func open<T: PersistentModel>(_ type: T.Type) -> Int? {
-            self.mapping(for: T.self).property(ofRelationship: inverse)
-        }
-        return open(targetType)
+        mapping(of: model).inverseProperties[index]
     }
 
     /// The related models, loading a fault first.

@@ -79,7 +79,7 @@ extension ModelContext {
         var queue = Array(deleted.values)
         while let model = queue.popLast() {
             let mapping = mapping(of: model)
-            let entity = store.read { $0.projection.tables[mapping.table].entity }
+            let entity = mapping.entity
             for property in mapping.relationshipProperties {
                 guard case .relationship(let index) = mapping.slots[property],
                     entity.relationships[index].deleteRule == .cascade
@@ -96,7 +96,7 @@ extension ModelContext {
         }
         for model in closure.values {
             let mapping = mapping(of: model)
-            let entity = store.read { $0.projection.tables[mapping.table].entity }
+            let entity = mapping.entity
             for property in mapping.relationshipProperties {
                 guard case .relationship(let index) = mapping.slots[property] else { continue }
                 let relationship = entity.relationships[index]
@@ -131,7 +131,8 @@ extension ModelContext {
     private func validateCounts(_ models: [any PersistentModel]) throws {
         for model in models {
             let mapping = mapping(of: model)
-            let entity = store.read { $0.projection.tables[mapping.table].entity }
+            guard mapping.hasCountLimits else { continue }
+            let entity = mapping.entity
             let isNew = model.storedIdentifier == nil
             for property in mapping.relationshipProperties {
                 guard case .relationship(let index) = mapping.slots[property] else { continue }
@@ -177,7 +178,7 @@ extension ModelContext {
             case .attribute:
                 attributes.append(Event.Field(model.propertyName(property), try model.readAttribute(property)))
             case .relationship(let index):
-                let link = projection.links[mapping.table][index]
+                let link = mapping.links[index]
                 guard link.isRecorded else { continue }
                 let targets = try model.rawRelationship(property).map(identify)
                 if link.isToMany {
@@ -222,7 +223,7 @@ extension ModelContext {
             case .attribute:
                 attributes.append(Event.Field(model.propertyName(property), try model.readAttribute(property)))
             case .relationship(let index):
-                let link = projection.links[mapping.table][index]
+                let link = mapping.links[index]
                 guard link.isRecorded, !model._$storage._$isFaulted(property) else { continue }
                 let targets = try model.rawRelationship(property).map(identify)
                 if !link.isToMany {
