@@ -52,7 +52,10 @@ public protocol Workloads: Sendable {
 
     /// W4: opens the V1 store in `store` with the current schema, migrating (or upcasting) it:
     /// the dates renamed, and duplicate names folded into one trip per name.
-    func w4OpenThroughMigration(store: URL) throws -> WorkloadResult
+    ///
+    /// - Returns: One measurement per variant; the first, the open through the migration, is
+    ///   the headline figure. A side may add others, such as opening the migrated store again.
+    func w4OpenThroughMigration(store: URL) throws -> [WorkloadResult]
 
     /// W5: writes every object of the store in `store` to `output` as JSON, one object per line.
     func w5DumpNDJSON(store: URL, output: URL) throws -> WorkloadResult

@@ -9,9 +9,7 @@ public enum SideRegistry {
         case .grdb:
             GRDBWorkloads()
         case .logbook:
-            // `LogbookWorkloads()`, from `Logbook/LogbookWorkloads.swift`, once the model layer
-            // (ModelContainer, ModelContext) exists.
-            nil
+            LogbookWorkloads()
         }
     }
 }

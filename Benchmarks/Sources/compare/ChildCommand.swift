@@ -55,7 +55,7 @@ struct ChildCommand: ParsableCommand {
             let destinations = dataSet.queryDestinations(count: request.queries)
             return [try workloads.w3PredicateFetch(store: store, destinations: destinations)]
         case .w4OpenThroughMigration:
-            return [try workloads.w4OpenThroughMigration(store: store)]
+            return try workloads.w4OpenThroughMigration(store: store)
         case .w5DumpNDJSON:
             guard let output = request.output else { throw ValidationError("W5 needs an output path") }
             return [try workloads.w5DumpNDJSON(store: store, output: URL(fileURLWithPath: output))]

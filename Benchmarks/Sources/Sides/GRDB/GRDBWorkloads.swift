@@ -151,7 +151,7 @@ public struct GRDBWorkloads: Workloads {
 
     /// Opens the V1 database and runs the V2 (de-duplicate, unique index) and V3 (rename the
     /// date columns) migrations of ``GRDBSchema/throughVersions``.
-    public func w4OpenThroughMigration(store: URL) throws -> WorkloadResult {
+    public func w4OpenThroughMigration(store: URL) throws -> [WorkloadResult] {
         let path = Self.databasePath(in: store)
         let v1Rows = try DatabaseQueue(path: path, configuration: Self.readOnly).read { db in
             try Self.counts(db, tripTable: "trip").total
@@ -168,7 +168,7 @@ public struct GRDBWorkloads: Workloads {
             }
             return try Self.counts(db, tripTable: "trip")
         }
-        return WorkloadResult(timing: timed.timing, items: v1Rows, unit: "rows", observed: counts)
+        return [WorkloadResult(timing: timed.timing, items: v1Rows, unit: "rows", observed: counts)]
     }
 
     // MARK: - W5
