@@ -1,7 +1,5 @@
 import Foundation
 
-@testable import LogbookCLI
-
 /// Runs the built `logbook` binary, which sits beside the test bundle.
 enum ToolProcess {
     static var binary: String {
@@ -54,14 +52,24 @@ enum ToolProcess {
         return (process, out)
     }
 
+    // The patterns below restate `LogbookCommand.AppendLoop.event` and `.noiseEvent` on purpose:
+    // an executable's module cannot be imported by tests, and the tests must notice if the
+    // tool's patterns change.
+
     /// The event bytes `logbook _append-loop` writes for `sequence`.
     static func appendLoopEvent(_ sequence: UInt64) -> [UInt8] {
-        LogbookCommand.AppendLoop.event(sequence)
+        Array(String(repeating: "event \(sequence);", count: Int(sequence % 13) + 1).utf8)
     }
 
-    /// The event bytes `logbook _append-loop --noise` writes for `sequence`.
+    /// The event bytes `logbook _append-loop --noise` writes for `sequence`: 64 bytes of xorshift64.
     static func appendLoopNoiseEvent(_ sequence: UInt64) -> [UInt8] {
-        LogbookCommand.AppendLoop.noiseEvent(sequence)
+        var state = sequence &* 0x9E37_79B9_7F4A_7C15 | 1
+        return (0..<64).map { _ in
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
     }
 
     /// The sequence numbers acknowledged in `_append-loop` output ("ack FIRST LAST" lines).
