@@ -34,6 +34,10 @@ public struct FetchDescriptor<T: PersistentModel> {
     /// How many models to skip from the start of the sorted results.
     public var fetchOffset: Int?
     /// Whether unsaved inserts, changes and deletes of the context count. Defaults to `true`.
+    ///
+    /// With `false`, unsaved inserts are left out and deleted models are returned. An equality
+    /// predicate (`$0.attribute == value`) is then judged on the stored values; other predicates
+    /// are evaluated on the objects, unsaved values included.
     public var includePendingChanges = true
 
     /// Creates a descriptor.

@@ -11,12 +11,14 @@ extension ModelContext {
     /// marked for deletion do not.
     ///
     /// - Complexity: O(1) for an equality on a unique attribute, answered from the unique
-    ///   index; otherwise O(*n* log *n*) in the number of models of the type.
+    ///   index; O(*n*) comparisons of stored values, and objects made only for the matches, for
+    ///   an equality on another attribute; otherwise O(*n* log *n*) in the number of models of
+    ///   the type, each made into an object.
     /// - Throws: An error evaluating the predicate, or ``SchemaError`` when a stored value no
     ///   longer converts to its property's type.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
-        var models = try candidates(descriptor)
-        if let predicate = descriptor.predicate {
+        var (models, judgedOnStoredValues) = try candidates(descriptor)
+        if let predicate = descriptor.predicate, !judgedOnStoredValues {
             models = try models.filter { try predicate.evaluate($0) }
         }
         if !descriptor.sortBy.isEmpty {
@@ -69,13 +71,24 @@ extension ModelContext {
 
     // MARK: - Internals
 
-    private func candidates<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+    /// The objects the predicate is to be evaluated on, and whether they were already matched on
+    /// their stored values (an equality without pending changes), so that evaluating the
+    /// predicate on the objects' unsaved values would be wrong.
+    private func candidates<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> ([T], Bool) {
         refreshIfStoreChanged()
         let mapping = mapping(for: T.self)
         var models: [T] = []
-        if let predicate = descriptor.predicate, let unique = uniqueMatch(predicate, mapping: mapping) {
-            if let id = unique, let model = try materialize(T.self, id, mapping: mapping) {
-                models.append(model)
+        if let predicate = descriptor.predicate, let matches = equalityMatches(predicate, mapping: mapping) {
+            for id in matches {
+                if let model = try materialize(T.self, id, mapping: mapping) { models.append(model) }
+            }
+            guard descriptor.includePendingChanges else { return (models, true) }
+            // Unsaved changes may make other registered objects match; the predicate decides.
+            if !dirty.isEmpty {
+                let found = Set(models.map(ObjectIdentifier.init))
+                for case let model as T in dirty.values where !found.contains(ObjectIdentifier(model)) {
+                    models.append(model)
+                }
             }
         } else {
             let rows = store.read { $0.projection.tables[mapping.table].rows }
@@ -85,14 +98,14 @@ extension ModelContext {
                 models.append(try materialize(T.self, id, row: row, mapping: mapping))
             }
         }
-        guard descriptor.includePendingChanges else { return models }
+        guard descriptor.includePendingChanges else { return (models, false) }
         if !deleted.isEmpty {
             models.removeAll { deleted[ObjectIdentifier($0)] != nil }
         }
         for key in insertionOrder {
             if let model = inserted[key] as? T { models.append(model) }
         }
-        return models
+        return (models, false)
     }
 
     /// The registered object of a stored model, created from its row when needed.

@@ -40,10 +40,13 @@ extension PredicateExpressions.Value: ConstantValue {
 }
 
 extension ModelContext {
-    /// The identifier of the one model a predicate can match, when it is an equality on a
-    /// unique attribute: `.some(nil)` when no model matches, `nil` when the predicate is not
-    /// such an equality.
-    func uniqueMatch<T: PersistentModel>(_ predicate: Predicate<T>, mapping: EntityMapping) -> UInt64?? {
+    /// The stored objects a predicate can match, when it is an equality between an attribute and
+    /// a constant (`$0.destination == "Lisbon"`): from the unique index when the attribute is
+    /// unique, otherwise by comparing stored values, without making an object of every row.
+    ///
+    /// - Returns: the identifiers in ascending order, or `nil` when the predicate is not such an
+    ///   equality and every object must be looked at.
+    func equalityMatches<T: PersistentModel>(_ predicate: Predicate<T>, mapping: EntityMapping) -> [UInt64]? {
         guard let equality = predicate.expression as? any EqualityToConstant,
             let (keyPath, constant) = equality.keyPathAndValue,
             let property = T._$binding.properties.firstIndex(where: { $0.keyPath == keyPath }),
@@ -51,9 +54,15 @@ extension ModelContext {
             let convertible = constant as? any AttributeValueConvertible
         else { return nil }
         let value = convertible.attributeValue
-        return store.read { state -> UInt64?? in
-            guard state.projection.tables[mapping.table].isUnique(attribute) else { return nil }
-            return .some(state.projection.tables[mapping.table].lookup(unique: attribute, value))
+        return store.read { state -> [UInt64] in
+            if state.projection.tables[mapping.table].isUnique(attribute) {
+                return state.projection.tables[mapping.table].lookup(unique: attribute, value).map { [$0] } ?? []
+            }
+            var matches: [UInt64] = []
+            for (id, row) in state.projection.tables[mapping.table].rows where row.values[attribute] == value {
+                matches.append(id)
+            }
+            return matches.sorted()
         }
     }
 }

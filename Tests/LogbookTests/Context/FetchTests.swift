@@ -77,4 +77,28 @@ struct FetchTests {
             ]
         )
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func equalityFetchesSeeUnsavedChangesOfRegisteredObjects(kind: StoreKind) throws {
+        let store = try seeded(kind)
+        let context = try store.reopenedContext()
+        let all = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        let moved = try #require(all.first { $0.name == "T1" })
+        moved.destination = "Lisbon"
+        let away = try #require(all.first { $0.name == "T2" })
+        away.destination = "Oslo"
+        away.name = "Renamed"
+        let lisbon = try context.fetch(
+            FetchDescriptor<Trip>(
+                predicate: #Predicate { $0.destination == "Lisbon" },
+                sortBy: [SortDescriptor(\.name)]
+            )
+        )
+        #expect(lisbon.map(\.name) == ["T0", "T1", "T4", "T6", "T8"])
+        #expect(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Renamed" })).first === away)
+        #expect(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "T2" })).isEmpty)
+        var saved = FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Lisbon" })
+        saved.includePendingChanges = false
+        #expect(try context.fetch(saved).count == 5, "the stored values, T2 still among them")
+    }
 }
