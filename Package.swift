@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Logbook", targets: ["Logbook"]),
         .library(name: "SampleTrips", targets: ["SampleTrips"]),
         .executable(name: "logbook", targets: ["LogbookCLI"]),
+        .executable(name: "logbook-soak", targets: ["LogbookSoak"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
@@ -53,6 +54,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "LogbookSoak",
+            dependencies: [
+                "Logbook",
+                "SampleTrips",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "LogbookTests",
             dependencies: [
@@ -74,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LogbookCLITests",
-            dependencies: ["Logbook", "LogbookCLI", "SampleTrips"]
+            dependencies: ["Logbook", "LogbookCLI", "LogbookSoak", "SampleTrips"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -11,6 +11,23 @@ public enum SampleData {
         public var endDate: Date
         public var bucketList: [BucketListRecord]
         public var accommodation: AccommodationRecord?
+
+        /// Creates a trip record; the bucket list and accommodation are optional.
+        public init(
+            name: String,
+            destination: String,
+            startDate: Date,
+            endDate: Date,
+            bucketList: [BucketListRecord] = [],
+            accommodation: AccommodationRecord? = nil
+        ) {
+            self.name = name
+            self.destination = destination
+            self.startDate = startDate
+            self.endDate = endDate
+            self.bucketList = bucketList
+            self.accommodation = accommodation
+        }
     }
 
     public struct BucketListRecord: Sendable, Hashable {
@@ -18,11 +35,25 @@ public enum SampleData {
         public var details: String
         public var hasReservation: Bool
         public var isInPlan: Bool
+
+        /// Creates a bucket-list item record.
+        public init(title: String, details: String, hasReservation: Bool, isInPlan: Bool) {
+            self.title = title
+            self.details = details
+            self.hasReservation = hasReservation
+            self.isInPlan = isInPlan
+        }
     }
 
     public struct AccommodationRecord: Sendable, Hashable {
         public var address: String
         public var placeName: String
+
+        /// Creates an accommodation record.
+        public init(address: String, placeName: String) {
+            self.address = address
+            self.placeName = placeName
+        }
     }
 
     /// The demo's trips at version 1: three names are shared by two trips each (one of them
