@@ -49,6 +49,10 @@ public struct ModelConfiguration: Sendable {
     /// Where Logbook reports what it repaired on open (a torn write cut off after a crash) and
     /// failed autosaves. Defaults to a logger that discards everything.
     public var logger: Logger
+    /// The size in bytes past which the log starts a new segment file; 64 MiB by default.
+    ///
+    /// A save is never split across segments: a batch larger than this gets a segment of its own.
+    public var segmentSize: Int = 64 << 20
     /// The system-call layer; tests replace it to inject faults.
     package var syscalls: any Syscalls = PosixSyscalls()
 

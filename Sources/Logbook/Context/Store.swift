@@ -98,6 +98,7 @@ final class Store: Sendable {
             logConfiguration.verification = .lastSegment
             logConfiguration.logger = configuration.logger
             logConfiguration.syscalls = configuration.syscalls
+            logConfiguration.segmentSize = configuration.segmentSize
             let log = try EventLog(directory: directory, configuration: logConfiguration)
             self.sink = .log(log)
             self.location = directory
