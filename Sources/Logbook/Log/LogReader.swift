@@ -34,6 +34,8 @@ package struct BatchCursor {
     private let reader: LogReader
     private let start: UInt64
     private var current: (segment: SegmentFile, scanner: SegmentScanner)?
+    /// Closes the current segment's descriptor when the last copy of the cursor goes away.
+    private var openFile: OpenFile?
     private var expected: UInt64?
     private var finished = false
 
@@ -124,14 +126,11 @@ package struct BatchCursor {
     }
 
     private mutating func open(_ segment: SegmentFile) throws(LogbookError) {
-        current?.scanner.file.close()
+        current = nil
+        openFile = nil
         let file = try SystemFile.open(segment.path, flags: O_RDONLY, syscalls: reader.syscalls)
-        do throws(LogbookError) {
-            current = (segment, try SegmentScanner(file: file, maximumBatchSize: reader.maximumBatchSize))
-        } catch {
-            file.close()
-            throw error
-        }
+        openFile = OpenFile(file)
+        current = (segment, try SegmentScanner(file: file, maximumBatchSize: reader.maximumBatchSize))
         if expected == nil { expected = segment.firstSequence }
     }
 }
@@ -143,3 +142,17 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// Owns a descriptor and closes it when released, so that a cursor dropped part way through a
+/// log, or copied, never leaks the segment it was reading.
+private final class OpenFile {
+    let file: SystemFile
+
+    init(_ file: SystemFile) {
+        self.file = file
+    }
+
+    deinit {
+        file.close()
+    }
+}
