@@ -42,10 +42,10 @@ struct SoakDriver {
             usleep(UInt32(random.next() % UInt64(maximumDelay * 1_000 + 1)))
             kill(writerProcess.process.processIdentifier, SIGKILL)
             writerProcess.process.waitUntilExit()
-            let output = String(
-                decoding: writerProcess.output.fileHandleForReading.readDataToEndOfFile(),
-                as: UTF8.self
-            )
+            let reading = writerProcess.output.fileHandleForReading
+            let output = String(decoding: reading.readDataToEndOfFile(), as: UTF8.self)
+            // Foundation keeps a pipe's descriptors open until they are closed by hand.
+            try? reading.close()
             let acknowledged =
                 output.split(separator: "\n").compactMap { line in
                     line.hasPrefix("ack ") ? Int(line.dropFirst(4)) : nil
