@@ -9,16 +9,21 @@ struct StoreOptions: ParsableArguments {
 
     /// Fails with a one-line message when `store` is missing or is not a store.
     func checkStore() throws {
+        try Self.checkStore(at: store)
+    }
+
+    /// Fails with a one-line message when `path` is missing or is not a store.
+    static func checkStore(at path: String) throws {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: store, isDirectory: &isDirectory) else {
-            throw CLIError("no store at \(store): the directory does not exist")
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIError("no store at \(path): the directory does not exist")
         }
         guard isDirectory.boolValue else {
-            throw CLIError("\(store) is a file, not a store directory")
+            throw CLIError("\(path) is a file, not a store directory")
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: store)) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         guard names.contains("LOCK") || names.contains(where: { $0.hasSuffix(".log") }) else {
-            throw CLIError("\(store) is not a Logbook store: it has no LOCK file and no segment files")
+            throw CLIError("\(path) is not a Logbook store: it has no LOCK file and no segment files")
         }
     }
 }

@@ -28,6 +28,8 @@ struct HelpTextTests {
           tail                    Print the last events of a store, and with --follow
                                   the ones appended after.
           verify                  Check every batch of a store.
+          salvage                 Copy the sound part of a damaged store into a new
+                                  store.
 
           See 'logbook help <subcommand>' for detailed help.
 
@@ -138,9 +140,41 @@ struct HelpTextTests {
 
 
         """,
+        "salvage": """
+        OVERVIEW: Copy the sound part of a damaged store into a new store.
+
+        Reads every batch of DAMAGED in order and copies each whole batch whose
+        checksum, framing and events are sound and whose sequence numbers continue the
+        kept ones into a new store at NEW. Copying stops at the first damage, so that
+        the new store runs without a gap; what follows is read and listed as dropped.
+        Prints one line for each run of kept batches and for each dropped stretch
+        (segment, byte offset, sequence numbers, event count, reason), then a summary.
+
+        DAMAGED is only read, never changed. NEW must not exist or must be an empty
+        directory; it is written with durable appends in a temporary directory beside
+        it that is renamed into place at the end, so a salvage that fails or is
+        interrupted leaves nothing under NEW's name.
+
+        Exit status: 0 when everything was kept; 1 when something was dropped; 2 when
+        the salvage could not be done (DAMAGED is not a store, NEW exists, a read or
+        write failed).
+
+        USAGE: logbook salvage <damaged> <new>
+
+        ARGUMENTS:
+          <damaged>               The damaged store; it is only read.
+          <new>                   A path for the new store; it must not exist yet or be
+                                  an empty directory.
+
+        OPTIONS:
+          --version               Show the version.
+          -h, --help              Show help information.
+
+
+        """,
     ]
 
-    @Test(arguments: ["logbook", "info", "dump", "replay", "tail", "demo"])
+    @Test(arguments: ["logbook", "info", "dump", "replay", "tail", "demo", "salvage"])
     func helpIsPinned(command: String) throws {
         let arguments = command == "logbook" ? ["--help"] : [command, "--help"]
         let outcome = try ToolProcess.run(arguments)

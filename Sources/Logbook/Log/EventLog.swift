@@ -185,18 +185,14 @@ package final class EventLog: Sendable {
         }
         switch configuration.syscalls.makeDirectory(directory) {
         case .success:
-            try SegmentDirectory.syncDirectory(parentDirectory(of: directory), syscalls: configuration.syscalls)
+            try SegmentDirectory.syncDirectory(
+                SegmentDirectory.parent(of: directory),
+                syscalls: configuration.syscalls
+            )
         case .failure(let errno) where errno == .exists:
             return
         case .failure(let errno):
             throw LogbookError.system("mkdir", path: directory, errno)
         }
-    }
-
-    private static func parentDirectory(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 }

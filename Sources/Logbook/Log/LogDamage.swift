@@ -18,6 +18,8 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
         case sequenceGap(expected: UInt64, found: UInt64)
         case emptySealedSegment
         case undecodableEvent(sequence: UInt64, detail: String)
+        /// A system call failed while reading the bytes (for example `EIO` from a bad sector).
+        case unreadable(String)
 
         package var description: String {
             switch self {
@@ -45,6 +47,8 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
                 return "empty segment before the last one"
             case .undecodableEvent(let sequence, let detail):
                 return "event \(sequence) does not decode: \(detail)"
+            case .unreadable(let detail):
+                return "unreadable: \(detail)"
             }
         }
 
@@ -57,7 +61,7 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
         var couldBeTornWrite: Bool {
             switch self {
             case .unsupportedVersion(_, let checksumMatches): return !checksumMatches
-            case .sequenceGap, .emptySealedSegment, .undecodableEvent: return false
+            case .sequenceGap, .emptySealedSegment, .undecodableEvent, .unreadable: return false
             default: return true
             }
         }

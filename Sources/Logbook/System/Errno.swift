@@ -24,6 +24,7 @@ package struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     package static let ioError = Errno(EIO)
     package static let exists = Errno(EEXIST)
     package static let noEntry = Errno(ENOENT)
+    package static let notADirectory = Errno(ENOTDIR)
 
     package var description: String {
         guard let text = strerror(rawValue) else { return "errno \(rawValue)" }

@@ -27,6 +27,10 @@ package protocol Syscalls: Sendable {
     func makeDirectory(_ path: String) -> Result<Void, Errno>
     func listDirectory(_ path: String) -> Result<[String], Errno>
     func unlink(_ path: String) -> Result<Void, Errno>
+    func removeDirectory(_ path: String) -> Result<Void, Errno>
+    /// Renames `source` to `destination` atomically; a destination that is an empty directory is
+    /// replaced.
+    func rename(_ source: String, to destination: String) -> Result<Void, Errno>
 }
 
 /// The real system calls.
@@ -100,6 +104,14 @@ package struct PosixSyscalls: Syscalls {
         check(path.withCString { system_unlink($0) })
     }
 
+    package func removeDirectory(_ path: String) -> Result<Void, Errno> {
+        check(path.withCString { system_rmdir($0) })
+    }
+
+    package func rename(_ source: String, to destination: String) -> Result<Void, Errno> {
+        check(source.withCString { from in destination.withCString { to in system_rename(from, to) } })
+    }
+
     private func check(_ result: Int32) -> Result<Void, Errno> {
         result == 0 ? .success(()) : .failure(.current)
     }
@@ -126,3 +138,7 @@ private func system_flock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, 
 private func system_fstat(_ fd: Int32, _ info: inout stat) -> Int32 { fstat(fd, &info) }
 private func system_mkdir(_ path: UnsafePointer<CChar>, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
 private func system_unlink(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }
+private func system_rmdir(_ path: UnsafePointer<CChar>) -> Int32 { rmdir(path) }
+private func system_rename(_ source: UnsafePointer<CChar>, _ destination: UnsafePointer<CChar>) -> Int32 {
+    rename(source, destination)
+}

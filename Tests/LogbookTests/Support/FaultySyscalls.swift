@@ -7,7 +7,7 @@ import Synchronization
 /// way SQLite's I/O error tests and LevelDB's fault-injection environment do.
 final class FaultySyscalls: Syscalls {
     enum Operation: String, Sendable, CaseIterable {
-        case open, pwrite, fdatasync, fsync, ftruncate
+        case open, pwrite, fdatasync, fsync, ftruncate, rename
     }
 
     enum Fault: Sendable {
@@ -98,4 +98,10 @@ final class FaultySyscalls: Syscalls {
     func makeDirectory(_ path: String) -> Result<Void, Errno> { real.makeDirectory(path) }
     func listDirectory(_ path: String) -> Result<[String], Errno> { real.listDirectory(path) }
     func unlink(_ path: String) -> Result<Void, Errno> { real.unlink(path) }
+    func removeDirectory(_ path: String) -> Result<Void, Errno> { real.removeDirectory(path) }
+
+    func rename(_ source: String, to destination: String) -> Result<Void, Errno> {
+        if case .fail(let errno) = fault(for: .rename) { return .failure(errno) }
+        return real.rename(source, to: destination)
+    }
 }
