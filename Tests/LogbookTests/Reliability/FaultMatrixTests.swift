@@ -61,6 +61,75 @@ struct FaultMatrixTests {
         print("fault matrix: \(points.count) points, \(cases) cases")
     }
 
+    @Test func everyFaultAtEveryPointOfASalvageLeavesNoHalfStore() throws {
+        let directory = TemporaryDirectory()
+        let damaged = URL(fileURLWithPath: directory.child("damaged"))
+        try ReliabilityWorkload.makeTemplate(at: damaged)
+        #expect(ReliabilityWorkload.run(damaged, syscalls: PosixSyscalls()).done == ReliabilityWorkload.stepCount)
+        // Damage a sealed segment in the middle of the log.
+        let segments = try segmentPaths(damaged.path)
+        try #require(segments.count > 4)
+        let middle = URL(fileURLWithPath: segments[segments.count / 2])
+        var bytes = try [UInt8](Data(contentsOf: middle))
+        bytes[bytes.count / 2] ^= 0x5A
+        try Data(bytes).write(to: middle)
+        func files() throws -> [String: Data] {
+            Dictionary(
+                uniqueKeysWithValues: try FileManager.default.contentsOfDirectory(atPath: damaged.path).map {
+                    ($0, try Data(contentsOf: damaged.appendingPathComponent($0)))
+                }
+            )
+        }
+        let original = try files()
+
+        let counting = CountingFaultSyscalls()
+        var configuration = LogConfiguration()
+        configuration.syscalls = counting
+        let cleanReport = try Salvage.salvage(
+            from: damaged.path,
+            to: directory.child("clean"),
+            configuration: configuration
+        )
+        #expect(!cleanReport.keptEverything)
+        let keptEvents = try readAll(directory.child("clean"))
+        #expect(keptEvents.count == cleanReport.keptEvents)
+        try FileManager.default.removeItem(atPath: directory.child("clean"))
+        let points = counting.points
+        #expect(points.contains { $0.call.hasPrefix("rename") }, "\(points)")
+
+        var cases = 0
+        for point in points {
+            for fault in Self.faults where point.call.hasPrefix("pwrite") || fault.description != "short write" {
+                cases += 1
+                let destination = directory.child("new")
+                let syscalls = CountingFaultSyscalls(failing: point.number, with: fault)
+                configuration.syscalls = syscalls
+                let label = "\(fault) at \(point)"
+                do {
+                    _ = try Salvage.salvage(from: damaged.path, to: destination, configuration: configuration)
+                    #expect(try readAll(destination).map(\.1) == keptEvents.map(\.1), "\(label): the salvaged events")
+                    #expect(try ReliabilityWorkload.verify(URL(fileURLWithPath: destination)).isSound, "\(label)")
+                } catch let error as LogbookError {
+                    #expect(error.code == .io || error.code == .writerFailed, "\(label): \(error)")
+                    #expect(
+                        !FileManager.default.fileExists(atPath: destination),
+                        "\(label): no store under the new name"
+                    )
+                }
+                #expect(syscalls.fired, "\(label)")
+                #expect(
+                    Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)).isSubset(of: [
+                        "damaged", "new",
+                    ]),
+                    "\(label): no temporary directory left behind"
+                )
+                #expect(try files() == original, "\(label): the damaged store is untouched")
+                try? FileManager.default.removeItem(atPath: destination)
+            }
+        }
+        print("fault matrix (salvage): \(points.count) points, \(cases) cases")
+    }
+
     @Test func aFailedSyncRefusesFurtherSavesUntilReopened() throws {
         typealias Trip = ReliabilityWorkload.Trip
         let directory = TemporaryDirectory()

@@ -134,4 +134,14 @@ final class CountingFaultSyscalls: Syscalls {
         if let errno = failure(count("unlink \((path as NSString).lastPathComponent)")) { return .failure(errno) }
         return real.unlink(path)
     }
+
+    func removeDirectory(_ path: String) -> Result<Void, Errno> {
+        if let errno = failure(count("rmdir \((path as NSString).lastPathComponent)")) { return .failure(errno) }
+        return real.removeDirectory(path)
+    }
+
+    func rename(_ source: String, to destination: String) -> Result<Void, Errno> {
+        if let errno = failure(count("rename \((source as NSString).lastPathComponent)")) { return .failure(errno) }
+        return real.rename(source, to: destination)
+    }
 }

@@ -203,4 +203,29 @@ final class PowerLossSyscalls: Syscalls {
         if case .success = result { state.withLock { _ = $0.files.removeValue(forKey: path) } }
         return result
     }
+
+    func removeDirectory(_ path: String) -> Result<Void, Errno> {
+        guard alive() else { return .failure(.ioError) }
+        return real.removeDirectory(path)
+    }
+
+    /// Renames move what is tracked under the old name; the rename itself is taken as durable
+    /// (the workloads under power loss do not rename).
+    func rename(_ source: String, to destination: String) -> Result<Void, Errno> {
+        guard alive() else { return .failure(.ioError) }
+        let result = real.rename(source, to: destination)
+        if case .success = result {
+            state.withLock { state in
+                // Tracked files move with their directory.
+                for (path, file) in state.files where path == source || path.hasPrefix(source + "/") {
+                    state.files.removeValue(forKey: path)
+                    state.files[destination + path.dropFirst(source.count)] = file
+                }
+                if let durable = state.directories.removeValue(forKey: source) {
+                    state.directories[destination] = durable
+                }
+            }
+        }
+        return result
+    }
 }
