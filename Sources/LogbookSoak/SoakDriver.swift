@@ -33,17 +33,31 @@ struct SoakDriver {
         var store = work.appendingPathComponent("store-0")
         var saves = 0
         var current = script(seed)
+        // The window of the kill's moment; it widens while the writer makes no progress (a
+        // slow machine, or a migration longer than the window) and narrows again once it does.
+        var window = maximumDelay
         while report.kills < kills {
             let writerProcess = try start(
                 current,
                 store: store,
                 from: saves + 1
             )
-            usleep(UInt32(random.next() % UInt64(maximumDelay * 1_000 + 1)))
+            let reading = writerProcess.output.fileHandleForReading
+            var received = Data()
+            // One kill in four may land while the process starts and opens the store; the
+            // others wait until the writer has started, so that they land among the saves.
+            if random.next() % 4 != 0 {
+                while !received.contains(UInt8(ascii: "\n")) {
+                    let chunk = reading.availableData
+                    if chunk.isEmpty { break }
+                    received.append(chunk)
+                }
+            }
+            usleep(UInt32(random.next() % UInt64(window * 1_000 + 1)))
             kill(writerProcess.process.processIdentifier, SIGKILL)
             writerProcess.process.waitUntilExit()
-            let reading = writerProcess.output.fileHandleForReading
-            let output = String(decoding: reading.readDataToEndOfFile(), as: UTF8.self)
+            received.append(reading.readDataToEndOfFile())
+            let output = String(decoding: received, as: UTF8.self)
             // Foundation keeps a pipe's descriptors open until they are closed by hand.
             try? reading.close()
             let acknowledged =
@@ -77,6 +91,7 @@ struct SoakDriver {
                 if (try? checker(current).snapshot(store).version) == 2 { report.betweenMigrationStages += 1 }
             }
             progress("kill \(report.kills): \(acknowledged) saves acknowledged, \(found) in the store")
+            window = found > saves ? maximumDelay : min(window * 2, maximumDelay * 16)
             saves = found
         }
         try? FileManager.default.removeItem(at: store)

@@ -22,6 +22,7 @@ struct SoakWriter {
             )
             step = try run(
                 from: step,
+                announce: true,
                 upTo: script.migrationStep - 1,
                 state: &state,
                 in: container,
@@ -30,6 +31,7 @@ struct SoakWriter {
         }
         guard step <= script.length else { return }
         // Operation `migrationStep` is opening the store through the plan.
+        if first == script.migrationStep { ready() }
         let container = try ModelContainer(
             for: SampleTripsSchemaV3.Trip.self,
             migrationPlan: SampleTripsMigrationPlan.self,
@@ -39,12 +41,20 @@ struct SoakWriter {
             acknowledge(step)
             step += 1
         }
-        _ = try run(from: step, upTo: script.length, state: &state, in: container, as: SampleTripsSchemaV3.Trip.self)
+        _ = try run(
+            from: step,
+            announce: first > script.migrationStep,
+            upTo: script.length,
+            state: &state,
+            in: container,
+            as: SampleTripsSchemaV3.Trip.self
+        )
     }
 
     /// Runs edits `first` through `last` with one version's models; returns the next step.
     private func run<T: SoakTrip>(
         from first: Int,
+        announce: Bool,
         upTo last: Int,
         state: inout SoakState,
         in container: ModelContainer,
@@ -52,6 +62,7 @@ struct SoakWriter {
     ) throws -> Int {
         let context = ModelContext(container)
         var trips = Dictionary(uniqueKeysWithValues: try context.fetch(FetchDescriptor<T>()).map { ($0.name, $0) })
+        if announce { ready() }
         var step = first
         while step <= last {
             let operation = script.operation(step, before: state)
@@ -82,9 +93,21 @@ struct SoakWriter {
         return step
     }
 
-    /// Writes `ack N` straight to the file descriptor, unbuffered.
+    /// Tells the driver that the store is open and the saves begin; the driver may wait for this
+    /// line before it picks the moment of the kill, so that most kills land among the saves
+    /// rather than while the process starts.
+    private func ready() {
+        emit("ready\n")
+    }
+
+    /// Writes `ack N`.
     private func acknowledge(_ step: Int) {
-        let line = Array("ack \(step)\n".utf8)
+        emit("ack \(step)\n")
+    }
+
+    /// Writes straight to the file descriptor, unbuffered.
+    private func emit(_ text: String) {
+        let line = Array(text.utf8)
         line.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
