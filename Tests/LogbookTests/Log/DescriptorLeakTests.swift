@@ -8,8 +8,13 @@ import Testing
 /// a server that opens stores for the life of the process must not run out of them.
 @Suite(.serialized)
 struct DescriptorLeakTests {
-    private func openDescriptors() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+    /// The descriptors this process holds on files under `directory`; other tests running at
+    /// the same time hold descriptors of their own, so only the store's own files count.
+    private func descriptors(under directory: TemporaryDirectory) -> [String] {
+        let manager = FileManager.default
+        let numbers = (try? manager.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return numbers.compactMap { try? manager.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
+            .filter { $0.hasPrefix(directory.path) }
     }
 
     private func makeStore(_ directory: TemporaryDirectory) throws -> URL {
@@ -30,7 +35,7 @@ struct DescriptorLeakTests {
         let directory = TemporaryDirectory()
         let url = try makeStore(directory)
         #expect(try segmentPaths(url.path).count > 2, "several segments")
-        let before = openDescriptors()
+        #expect(descriptors(under: directory).isEmpty)
         for _ in 0..<20 {
             let container = try ModelContainer(
                 for: SampleTripsSchemaV1.Trip.self,
@@ -38,13 +43,13 @@ struct DescriptorLeakTests {
             )
             #expect(try ModelContext(container).fetchCount(FetchDescriptor<SampleTripsSchemaV1.Trip>()) == 30)
         }
-        #expect(openDescriptors() == before, "containers opened and released")
+        #expect(descriptors(under: directory) == [], "containers opened and released")
         for _ in 0..<20 {
             #expect(throws: LogbookError.self) {
                 _ = try ModelContainer(for: SampleTripsSchemaV3.Trip.self, configurations: ModelConfiguration(url: url))
             }
         }
-        #expect(openDescriptors() == before, "opens refused for a schema mismatch")
+        #expect(descriptors(under: directory) == [], "opens refused for a schema mismatch")
         for _ in 0..<20 {
             var cursor = LogReader(directory: url.path).batches()
             _ = try cursor.next()  // dropped part way through
@@ -52,7 +57,7 @@ struct DescriptorLeakTests {
             while try whole.next() != nil {}
             _ = try LogVerifier.verify(directory: url.path)
         }
-        #expect(openDescriptors() == before, "readers dropped part way and at the end")
+        #expect(descriptors(under: directory) == [], "readers dropped part way and at the end")
     }
 
     @Test func failingToOpenADamagedStoreManyTimesLeavesNoDescriptorOpen() throws {
@@ -64,13 +69,13 @@ struct DescriptorLeakTests {
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: first)))
         bytes[40] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: first))
-        let before = openDescriptors()
+        #expect(descriptors(under: directory).isEmpty)
         for _ in 0..<20 {
             let error = #expect(throws: LogbookError.self) {
                 _ = try ModelContainer(for: SampleTripsSchemaV1.Trip.self, configurations: ModelConfiguration(url: url))
             }
             #expect(error?.code == .corruption)
         }
-        #expect(openDescriptors() == before)
+        #expect(descriptors(under: directory) == [])
     }
 }
