@@ -99,19 +99,18 @@ struct InspectionTests {
         try context.save()
         let last = try ToolProcess.run(["tail", store, "-n", "1"])
         #expect(last.stdout.hasPrefix("2\t1.0.0\tinsert\tTrip#1\t"))
-        let (process, out) = try ToolProcess.start(["tail", store, "--follow", "-n", "0"])
+        // `-n 1` makes the tool print the last event once it has read to the end of the log, so
+        // the test knows it is following before it saves again.
+        let (process, out) = try ToolProcess.start(["tail", store, "--follow", "-n", "1"])
         defer {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        usleep(300_000)
+        let started = readOutput(of: out, until: "First", timeout: 60)
+        #expect(started.hasPrefix("2\t1.0.0\tinsert\tTrip#1\t"), "\(started)")
         context.insert(makeTrip("Second"))
         try context.save()
-        var seen = ""
-        let deadline = Date().addingTimeInterval(5)
-        while !seen.contains("Second") && Date() < deadline {
-            seen += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
-        }
+        let seen = readOutput(of: out, until: "Second", timeout: 60)
         #expect(seen.contains("3\t1.0.0\tinsert\tTrip#2\tname=\"Second\""))
     }
 

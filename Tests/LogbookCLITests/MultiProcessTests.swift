@@ -75,8 +75,8 @@ struct MultiProcessTests {
             process.waitUntilExit()
         }
         // Wait for the first acknowledgement: the child then holds the lock.
-        let firstLine = out.fileHandleForReading.availableData
-        #expect(String(decoding: firstLine, as: UTF8.self).hasPrefix("ack 1 "))
+        let firstLine = readOutput(of: out, until: "\n", timeout: 60)
+        #expect(firstLine.hasPrefix("ack 1 "), "\(firstLine)")
         let error = #expect(throws: LogbookError.self) { try EventLog(directory: store.path) }
         #expect(error?.code == .storeLocked)
     }
@@ -122,11 +122,7 @@ struct MigrationCrashTests {
         let before = try Data(contentsOf: segment)
         for round in 0..<3 {
             let (process, out) = try ToolProcess.start(["_migrate-slowly", "--pause", "30", store])
-            var seen = ""
-            let deadline = Date().addingTimeInterval(20)
-            while !seen.contains("in willMigrate") && Date() < deadline {
-                seen += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
-            }
+            let seen = readOutput(of: out, until: "in willMigrate", timeout: 60)
             #expect(seen.contains("in willMigrate"), "round \(round)")
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
