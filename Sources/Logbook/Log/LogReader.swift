@@ -34,6 +34,9 @@ package struct BatchCursor {
     private let reader: LogReader
     private let start: UInt64
     private var current: (segment: SegmentFile, scanner: SegmentScanner)?
+    /// Owns the descriptor of the current segment: it is closed when the cursor moves to the next
+    /// segment, or when the cursor and every copy of it are gone.
+    private var openFile: OpenSegmentFile?
     private var expected: UInt64?
     private var finished = false
 
@@ -124,15 +127,23 @@ package struct BatchCursor {
     }
 
     private mutating func open(_ segment: SegmentFile) throws(LogbookError) {
-        current?.scanner.file.close()
-        let file = try SystemFile.open(segment.path, flags: O_RDONLY, syscalls: reader.syscalls)
-        do throws(LogbookError) {
-            current = (segment, try SegmentScanner(file: file, maximumBatchSize: reader.maximumBatchSize))
-        } catch {
-            file.close()
-            throw error
-        }
+        let file = OpenSegmentFile(try SystemFile.open(segment.path, flags: O_RDONLY, syscalls: reader.syscalls))
+        current = (segment, try SegmentScanner(file: file.file, maximumBatchSize: reader.maximumBatchSize))
+        openFile = file  // closes the previous segment's file, unless a copy of the cursor still reads it
         if expected == nil { expected = segment.firstSequence }
+    }
+}
+
+/// A segment file a cursor opened, closed when the last reference to it goes.
+private final class OpenSegmentFile {
+    let file: SystemFile
+
+    init(_ file: SystemFile) {
+        self.file = file
+    }
+
+    deinit {
+        file.close()
     }
 }
 
