@@ -47,7 +47,7 @@ extension EventCodec {
                 event = .update(.init(entity: entity, id: id, attributes: attributes, toOne: toOne))
             case .delete:
                 let entity = try string("entity name")
-                event = .delete(entity: entity, id: try number(UInt64.self, "identifier"))
+                event = .delete(entity: entity, id: try identifier("identifier"))
             case .link:
                 event = .link(try link())
             case .unlink:
@@ -77,6 +77,12 @@ extension EventCodec {
             return value
         }
 
+        /// An object identifier, at most ``EventCodec/maximumIdentifier``.
+        mutating func identifier(_ what: String) throws(LogbookError) -> UInt64 {
+            guard let value = reader.readVarint(), value <= maximumIdentifier else { throw failure("invalid \(what)") }
+            return value
+        }
+
         mutating func string(_ what: String) throws(LogbookError) -> String {
             guard let text = reader.readString() else { throw failure("invalid \(what)") }
             return text
@@ -98,7 +104,7 @@ extension EventCodec {
 
         mutating func change() throws(LogbookError) -> (String, UInt64, [Event.Field], [Event.Reference]) {
             let entity = try string("entity name")
-            let id = try number(UInt64.self, "identifier")
+            let id = try identifier("identifier")
             var attributes: [Event.Field] = []
             let attributeCount = try count("attribute count")
             attributes.reserveCapacity(attributeCount)
@@ -113,7 +119,7 @@ extension EventCodec {
                 let name = try string("relationship name")
                 switch reader.readByte() {
                 case 0: references.append(Event.Reference(name, nil))
-                case 1: references.append(Event.Reference(name, try number(UInt64.self, "target identifier")))
+                case 1: references.append(Event.Reference(name, try identifier("target identifier")))
                 default: throw failure("invalid to-one marker")
                 }
             }
@@ -122,12 +128,12 @@ extension EventCodec {
 
         mutating func link() throws(LogbookError) -> Event.Link {
             let entity = try string("entity name")
-            let id = try number(UInt64.self, "identifier")
+            let id = try identifier("identifier")
             let relationship = try string("relationship name")
             let targetCount = try count("target count")
             var targets: [UInt64] = []
             targets.reserveCapacity(targetCount)
-            for _ in 0..<targetCount { targets.append(try number(UInt64.self, "target identifier")) }
+            for _ in 0..<targetCount { targets.append(try identifier("target identifier")) }
             return Event.Link(entity: entity, id: id, relationship: relationship, targets: targets)
         }
 

@@ -82,7 +82,7 @@ extension EventCodec {
                 preconditionFailure("schema records and markers are decoded in full")
             case .insert, .update:
                 guard string() else { return "invalid entity name" }
-                guard number() else { return "invalid identifier" }
+                guard number(limit: maximumIdentifier) else { return "invalid identifier" }
                 guard let attributes = count() else { return "invalid attribute count" }
                 for _ in 0..<attributes {
                     guard string() else { return "invalid attribute name" }
@@ -93,20 +93,20 @@ extension EventCodec {
                     guard string() else { return "invalid relationship name" }
                     switch byte() {
                     case 0: break
-                    case 1: guard number() else { return "invalid target identifier" }
+                    case 1: guard number(limit: maximumIdentifier) else { return "invalid target identifier" }
                     default: return "invalid to-one marker"
                     }
                 }
             case .delete:
                 guard string() else { return "invalid entity name" }
-                guard number() else { return "invalid identifier" }
+                guard number(limit: maximumIdentifier) else { return "invalid identifier" }
             case .link, .unlink:
                 guard string() else { return "invalid entity name" }
-                guard number() else { return "invalid identifier" }
+                guard number(limit: maximumIdentifier) else { return "invalid identifier" }
                 guard string() else { return "invalid relationship name" }
                 guard let targets = count() else { return "invalid target count" }
                 for _ in 0..<targets {
-                    guard number() else { return "invalid target identifier" }
+                    guard number(limit: maximumIdentifier) else { return "invalid target identifier" }
                 }
             }
             return remaining == 0 ? nil : "\(remaining) bytes after the event"

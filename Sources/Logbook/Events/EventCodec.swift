@@ -39,6 +39,12 @@ package enum EventCodec {
     /// How deeply arrays may nest in a decoded value, so that hostile input cannot exhaust the stack.
     static let maximumNesting = 32
 
+    /// The largest object identifier an event may carry: 2⁶³ − 1.
+    ///
+    /// Identifiers are allocated from 1 upwards, so no store ever reaches it; a larger one is
+    /// damage. The bound leaves the allocator (the largest identifier seen, plus one) room to grow.
+    static let maximumIdentifier = UInt64(Int64.max)
+
     // MARK: - Encoding
 
     package static func encode(_ envelope: EventEnvelope) -> [UInt8] {

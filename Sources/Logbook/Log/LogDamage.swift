@@ -16,6 +16,8 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
         case decompressionFailed(declaredLength: UInt32)
         case malformedEvents(String)
         case sequenceGap(expected: UInt64, found: UInt64)
+        /// A sound batch whose events would number past the largest sequence number.
+        case sequenceOverflow(first: UInt64, count: UInt32)
         case emptySealedSegment
         case undecodableEvent(sequence: UInt64, detail: String)
         /// A system call failed while reading the bytes (for example `EIO` from a bad sector).
@@ -43,6 +45,8 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
                 return "malformed event framing: \(detail)"
             case .sequenceGap(let expected, let found):
                 return "sequence gap: expected \(expected), found \(found)"
+            case .sequenceOverflow(let first, let count):
+                return "sequence numbers overflow: \(count) events from \(first) pass \(UInt64.max)"
             case .emptySealedSegment:
                 return "empty segment before the last one"
             case .undecodableEvent(let sequence, let detail):
@@ -61,7 +65,7 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
         var couldBeTornWrite: Bool {
             switch self {
             case .unsupportedVersion(_, let checksumMatches): return !checksumMatches
-            case .sequenceGap, .emptySealedSegment, .undecodableEvent, .unreadable: return false
+            case .sequenceGap, .sequenceOverflow, .emptySealedSegment, .undecodableEvent, .unreadable: return false
             default: return true
             }
         }

@@ -85,6 +85,10 @@ package struct SegmentScanner {
             return damage(.checksumMismatch(stored: header.checksum, computed: computed))
         }
         if header.flags & ~LogFormat.knownFlags != 0 { return damage(.unknownFlags(header.flags)) }
+        // Checked once the checksum matches: a torn write cannot produce it.
+        if header.eventCount > 0, UInt64(header.eventCount) - 1 > UInt64.max - header.firstSequence {
+            return damage(.sequenceOverflow(first: header.firstSequence, count: header.eventCount))
+        }
         var batch: Batch?
         if case .decode(let from) = depth, header.lastSequence >= from || header.eventCount == 0 {
             switch try decode(header, at: start) {

@@ -69,6 +69,9 @@ package struct Upcaster {
 /// The schemas a store has recorded, found without decoding every event.
 package enum RecordedSchemas {
     /// Every schema record in the log, in order.
+    ///
+    /// - Throws: ``LogbookError`` for damaged batches, and for a schema record that does not
+    ///   decode, naming its segment, the batch's byte offset and the event's sequence number.
     package static func scan(
         _ reader: LogReader,
         through sequence: UInt64 = .max
@@ -79,7 +82,17 @@ package enum RecordedSchemas {
             for index in 0..<batch.count where batch.firstSequence + UInt64(index) <= sequence {
                 let bytes = batch.event(at: index)
                 guard bytes.first == EventCodec.Kind.schema.rawValue else { continue }
-                if case .schema(let record) = try EventCodec.decode(bytes).event { records.append(record) }
+                let envelope: EventEnvelope
+                do {
+                    envelope = try EventCodec.decode(bytes)
+                } catch {
+                    var located = error
+                    located.path = batch.segment
+                    located.offset = batch.offset
+                    located.sequence = batch.firstSequence + UInt64(index)
+                    throw located
+                }
+                if case .schema(let record) = envelope.event { records.append(record) }
             }
             if batch.lastSequence >= sequence { break }
         }

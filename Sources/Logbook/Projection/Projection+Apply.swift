@@ -75,7 +75,7 @@ extension Projection {
             if let index = tables[table].attributeIndex[field.name] { row.values[index] = field.value }
         }
         if let survivor = uniqueCollision(table, row, excluding: id) {
-            aliases[id] = survivor
+            alias(id, to: survivor)
             foldCounts[table] += 1
             setAttributes(table, survivor, attributes)
             for reference in toOne {
@@ -114,11 +114,26 @@ extension Projection {
             // former target is kept, unlinked.
             for target in targets { connect(table, survivor, relationship, target) }
         }
-        aliases[id] = survivor
+        alias(id, to: survivor)
         foldCounts[table] += 1
     }
 
     /// The live object that already holds one of `row`'s unique values.
+    /// Records that `id` was merged into `survivor`, unless `survivor` already resolves through
+    /// `id`: the aliases would then loop and ``resolve(_:)`` never return. Only a damaged or forged
+    /// log asks for that (an insert of an identifier that was merged away and then inserted again);
+    /// `id` then stays unaliased.
+    private mutating func alias(_ id: UInt64, to survivor: UInt64) {
+        var current = survivor
+        while current != id {
+            guard let next = aliases[current], next != current else {
+                aliases[id] = survivor
+                return
+            }
+            current = next
+        }
+    }
+
     private func uniqueCollision(_ table: Int, _ row: Row, excluding id: UInt64) -> UInt64? {
         let entityTable = tables[table]
         for (position, attribute) in entityTable.uniqueAttributes.enumerated() where row.values[attribute] != .null {
