@@ -69,8 +69,10 @@ private final class SchemaHistory {
     private(set) var migrations: [Event.MigrationMarker] = []
 
     /// Notes one event; never reports a problem (`logbook verify` does that).
-    func note(_ bytes: ArraySlice<UInt8>) -> String? {
-        guard EventCodec.recordsSchemaHistory(bytes), let envelope = try? EventCodec.decode(bytes) else { return nil }
+    func note(_ bytes: UnsafeRawBufferPointer) -> String? {
+        guard EventCodec.recordsSchemaHistory(bytes), let envelope = try? EventCodec.decode([UInt8](bytes)) else {
+            return nil
+        }
         switch envelope.event {
         case .schema(let record): schemas.append(record)
         case .migration(let marker): migrations.append(marker)

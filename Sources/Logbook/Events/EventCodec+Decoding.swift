@@ -16,7 +16,7 @@ extension EventCodec {
 
     /// Whether the encoded event records the store's schema history (a schema record or a
     /// migration marker), found from its first byte without decoding it.
-    package static func recordsSchemaHistory(_ bytes: ArraySlice<UInt8>) -> Bool {
+    package static func recordsSchemaHistory(_ bytes: UnsafeRawBufferPointer) -> Bool {
         bytes.first == Kind.schema.rawValue || bytes.first == Kind.migration.rawValue
     }
 
