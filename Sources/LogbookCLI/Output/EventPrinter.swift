@@ -10,7 +10,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 /// Writes events, one per line, as text or NDJSON, to stdout through a buffer.
 struct EventPrinter {
     let format: OutputFormat
-    private var json = JSONWriter()
+    private let json = JSONWriter(capacity: 1 << 21)
     private var buffer: [UInt8] = []
 
     init(format: OutputFormat) {
@@ -23,7 +23,7 @@ struct EventPrinter {
         case .json:
             writeJSON(sequence, version, event)
             json.newline()
-            if json.bytes.count >= 1 << 20 { flush() }
+            if json.count >= 1 << 20 { flush() }
         case .text:
             buffer += Array((text(sequence, version, event) + "\n").utf8)
             if buffer.count >= 1 << 20 { flush() }
@@ -31,12 +31,12 @@ struct EventPrinter {
     }
 
     mutating func flush() {
-        if !json.bytes.isEmpty {
-            FileHandle.standardOutput.write(Data(json.bytes))
+        if json.count > 0 {
+            json.withBytes { writeToStandardOutput($0) }
             json.reset()
         }
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
+        buffer.withUnsafeBytes { writeToStandardOutput($0) }
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -149,6 +149,27 @@ struct EventPrinter {
         case .link: return "link"
         case .unlink: return "unlink"
         case .migration: return "migration"
+        }
+    }
+}
+
+/// Writes every byte to standard output with `write(2)`, straight from the caller's buffer.
+///
+/// A failed write (a closed pipe, a full disk) ends the process with status 1: the rest of the
+/// output has nowhere to go.
+func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress else { return }
+    var done = 0
+    while done < bytes.count {
+        let written = write(STDOUT_FILENO, base + done, bytes.count - done)
+        if written > 0 {
+            done += written
+        } else if written < 0 && errno == EINTR {
+            continue
+        } else {
+            let reason = written < 0 ? String(cString: strerror(errno)) : "no bytes written"
+            FileHandle.standardError.write(Data("Error: writing to standard output failed: \(reason)\n".utf8))
+            exit(1)
         }
     }
 }
