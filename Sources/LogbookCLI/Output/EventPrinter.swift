@@ -30,6 +30,84 @@ struct EventPrinter {
         }
     }
 
+    /// What ``printChange(sequence:bytes:version:entity:)`` did.
+    enum ChangeOutcome {
+        case printed
+        /// Nothing was printed: decode the event and print it with ``print(sequence:version:event:)``.
+        case needsDecoding
+    }
+
+    /// Prints an insert or update as NDJSON straight from its bytes, exactly as
+    /// ``print(sequence:version:event:)`` prints it decoded, without building the event.
+    ///
+    /// - Parameters:
+    ///   - version: the schema version to show for a schema number, or `nil` when the event must
+    ///     be upcast first.
+    ///   - entity: when set, only events about this entity are printed here.
+    /// - Returns: ``ChangeOutcome/needsDecoding`` for text output, for events other than inserts
+    ///   and updates, values other than scalars and strings, events to upcast or filter out, and
+    ///   malformed events (which decoding reports).
+    mutating func printChange(
+        sequence: UInt64,
+        bytes: UnsafeRawBufferPointer,
+        version: (UInt32) -> String?,
+        entity: String?
+    ) -> ChangeOutcome {
+        guard format == .json else { return .needsDecoding }
+        let json = self.json
+        let mark = json.count
+        var inRelationships = false
+        func openRelationships() {
+            json.endObject()
+            json.key("relationships")
+            json.beginObject()
+            inRelationships = true
+        }
+        let read = EventCodec.readChange(
+            bytes,
+            head: { head in
+                if let entity, !head.entity.elementsEqual(entity.utf8) { return false }
+                guard let version = version(head.schemaNumber) else { return false }
+                json.beginObject()
+                json.key("seq")
+                json.number(sequence)
+                json.key("schemaVersion")
+                json.string(version)
+                json.key("kind")
+                json.string(head.isUpdate ? "update" : "insert")
+                json.key("entity")
+                json.string(utf8: head.entity)
+                json.key("id")
+                json.number(head.id)
+                json.key("attributes")
+                json.beginObject()
+                return true
+            },
+            attribute: { name, value in
+                json.key(utf8: name)
+                switch value {
+                case .scalar(let scalar): json.value(scalar)
+                case .string(let text): json.string(utf8: text)
+                }
+            },
+            reference: { name, target in
+                if !inRelationships { openRelationships() }
+                json.key(utf8: name)
+                if let target { json.number(target) } else { json.raw("null") }
+            }
+        )
+        guard read else {
+            json.rollBack(to: mark)
+            return .needsDecoding
+        }
+        if !inRelationships { openRelationships() }
+        json.endObject()
+        json.endObject()
+        json.newline()
+        if json.count >= 1 << 20 { flush() }
+        return .printed
+    }
+
     mutating func flush() {
         if json.count > 0 {
             json.withBytes { writeToStandardOutput($0) }

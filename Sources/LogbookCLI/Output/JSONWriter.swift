@@ -37,7 +37,14 @@ final class JSONWriter {
     }
 
     func reset() {
-        count = 0
+        rollBack(to: 0)
+    }
+
+    /// Forgets what was written after the first `count` bytes, which must end at the top level
+    /// (between two values, outside any object or array).
+    func rollBack(to count: Int) {
+        precondition(count <= self.count, "rolling back to bytes never written")
+        self.count = count
         needsComma = 0
         depth = 0
         pendingKey = false
@@ -72,6 +79,14 @@ final class JSONWriter {
         pendingKey = true
     }
 
+    /// A key given as UTF-8 bytes.
+    func key(utf8 name: UnsafeRawBufferPointer) {
+        separate()
+        appendUTF8(name)
+        append(UInt8(ascii: ":"))
+        pendingKey = true
+    }
+
     /// A key known at compile time, which needs no escaping.
     func key(_ name: StaticString) {
         separate()
@@ -85,6 +100,12 @@ final class JSONWriter {
     func string(_ value: String) {
         separate()
         appendString(value)
+    }
+
+    /// A string given as UTF-8 bytes.
+    func string(utf8 value: UnsafeRawBufferPointer) {
+        separate()
+        appendUTF8(value)
     }
 
     func number(_ value: UInt64) {
@@ -187,22 +208,24 @@ final class JSONWriter {
 
     private func appendString(_ value: String) {
         var text = value
-        text.withUTF8 { buffer in
-            reserve(buffer.count + 2)
-            append(UInt8(ascii: "\""))
-            // Most strings need no escaping: copy them in one go.
-            var clean = true
-            for byte in buffer where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                clean = false
-                break
-            }
-            if clean {
-                append(UnsafeRawBufferPointer(buffer))
-            } else {
-                for byte in buffer { appendEscaped(byte) }
-            }
-            append(UInt8(ascii: "\""))
+        text.withUTF8 { appendUTF8(UnsafeRawBufferPointer($0)) }
+    }
+
+    private func appendUTF8(_ buffer: UnsafeRawBufferPointer) {
+        reserve(buffer.count + 2)
+        append(UInt8(ascii: "\""))
+        // Most strings need no escaping: copy them in one go.
+        var clean = true
+        for byte in buffer where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            clean = false
+            break
         }
+        if clean {
+            append(buffer)
+        } else {
+            for byte in buffer { appendEscaped(byte) }
+        }
+        append(UInt8(ascii: "\""))
     }
 
     private func appendEscaped(_ byte: UInt8) {
