@@ -12,19 +12,30 @@ extension LogbookCommand {
                 start_date and end_date) to a new store, shows what the migration plan would do, \
                 opens the store with the current models through SampleTripsMigrationPlan, and \
                 prints the trips as they are now.
+
+                With --dry-run, STORE is an existing SampleTrips store (version 1, 2 or 3): the \
+                demo prints what opening it through SampleTripsMigrationPlan would do (the \
+                stages that would run, what they rename, add, remove and fold) and stops. The \
+                store is only read: it is not opened for writing and not a byte of it changes.
                 """
         )
 
-        @Argument(help: "A path for the new store; it must not exist yet.")
+        @Argument(help: "A path for the new store; it must not exist yet (with --dry-run, an existing store).")
         var store: String
 
+        @Flag(help: "Preview the migration of an existing store instead; write nothing.")
+        var dryRun = false
+
         func validate() throws {
-            if FileManager.default.fileExists(atPath: store) {
-                throw ValidationError("\(store) already exists; give the demo a new path")
+            if !dryRun && FileManager.default.fileExists(atPath: store) {
+                throw ValidationError(
+                    "\(store) already exists; give the demo a new path, or add --dry-run to preview it"
+                )
             }
         }
 
         func run() throws {
+            if dryRun { return try preview() }
             let url = URL(fileURLWithPath: store)
             let configuration = ModelConfiguration(url: url)
             print("1. Writing the first release's trips (version 1.0.0) to \(store)")
@@ -76,6 +87,19 @@ extension LogbookCommand {
             print("   \(trips.count) trips with unique names; \(itemCount) of \(items) bucket-list items kept")
             print()
             print("The old events are still in the log, byte for byte: try `logbook verify \(store)`.")
+        }
+
+        /// Prints what opening an existing store through the plan would do, reading it only.
+        func preview() throws {
+            try StoreOptions.checkStore(at: store)
+            let preview = try ModelContainer.previewMigration(
+                for: Trip.self,
+                migrationPlan: SampleTripsMigrationPlan.self,
+                configuration: ModelConfiguration(url: URL(fileURLWithPath: store))
+            )
+            print("What opening \(store) with the current models through SampleTripsMigrationPlan would do:")
+            for line in preview.description.split(separator: "\n") { print("   \(line)") }
+            print("Nothing was written: this was a dry run.")
         }
     }
 }

@@ -49,18 +49,53 @@ extension LogbookCommand {
             let latestVersion = records.last.map { "\($0.version)" } ?? "?"
             let latestNumber = records.last?.number
             var printer = EventPrinter(format: format)
-            try EventStream.forEach(reader, from: from ?? 1, through: to ?? .max) { sequence, envelope in
-                var event = envelope.event
-                var version = versions[envelope.schemaNumber] ?? "?"
-                if let upcaster, envelope.schemaNumber != latestNumber, !Self.isSchemaOrMarker(event) {
-                    guard let upcast = upcaster.upcast(event) else { return }
-                    event = upcast
-                    version = latestVersion
-                }
-                if let entity, Self.entity(of: event) != entity { return }
-                printer.print(sequence: sequence, version: version, event: event)
+            let first = from ?? 1
+            let last = to ?? .max
+            // Inserts and updates that need no upcasting are printed straight from their bytes;
+            // everything else is decoded.
+            let fastVersion: (UInt32) -> String? = { number in
+                guard upcaster == nil || number == latestNumber else { return nil }
+                return versions[number] ?? "?"
             }
-            printer.flush()
+            // What was read before damage is printed before the error is reported.
+            defer { printer.flush() }
+            var cursor = reader.batches(from: first)
+            batches: while let batch = try cursor.next() {
+                for index in 0..<batch.count {
+                    let sequence = batch.firstSequence + UInt64(index)
+                    if sequence < first { continue }
+                    if sequence > last { break batches }
+                    let range = batch.eventRanges[index]
+                    let outcome = batch.payload.withUnsafeBytes { payload in
+                        printer.printChange(
+                            sequence: sequence,
+                            bytes: UnsafeRawBufferPointer(rebasing: payload[range]),
+                            version: fastVersion,
+                            entity: entity
+                        )
+                    }
+                    if outcome == .printed { continue }
+                    let envelope: EventEnvelope
+                    do {
+                        envelope = try EventCodec.decode(batch.event(at: index))
+                    } catch {
+                        var located = error
+                        located.path = batch.segment
+                        located.offset = batch.offset
+                        located.sequence = sequence
+                        throw located
+                    }
+                    var event = envelope.event
+                    var version = versions[envelope.schemaNumber] ?? "?"
+                    if let upcaster, envelope.schemaNumber != latestNumber, !Self.isSchemaOrMarker(event) {
+                        guard let upcast = upcaster.upcast(event) else { continue }
+                        event = upcast
+                        version = latestVersion
+                    }
+                    if let entity, Self.entity(of: event) != entity { continue }
+                    printer.print(sequence: sequence, version: version, event: event)
+                }
+            }
         }
 
         static func isSchemaOrMarker(_ event: Event) -> Bool {

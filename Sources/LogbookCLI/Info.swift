@@ -5,14 +5,23 @@ import Logbook
 extension LogbookCommand {
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a store's segments, batches, events and sequence range."
+            abstract: "Show a store's segments, batches, events and sequence range.",
+            discussion: """
+                For a store written by the model layer, also lists the schema versions recorded \
+                in the log, with their fingerprints, and the migration stages that have run.
+                """
         )
 
         @OptionGroup var options: StoreOptions
 
         func run() throws {
             try options.checkStore()
-            let report = try LogVerifier.verify(directory: options.store)
+            let history = SchemaHistory()
+            let modelStore = try Verify.holdsModelEvents(options.store)
+            let report = try LogVerifier.verify(
+                directory: options.store,
+                checkEvent: modelStore ? { history.note($0) } : nil
+            )
             let segments = try LogReader(directory: options.store).segments()
             print("store:     \(options.store)")
             print("segments:  \(report.segments)")
@@ -33,9 +42,42 @@ extension LogbookCommand {
             print(
                 "stored:    \(formatBytes(report.storedBytes)) (payload \(formatBytes(report.payloadBytes)), ratio \(String(format: "%.2f", ratio)))"
             )
+            if modelStore {
+                print("schemas:   \(history.schemas.count) recorded")
+                for record in history.schemas {
+                    print("  #\(record.number)  version \(record.version)  fingerprint \(record.fingerprint)")
+                }
+                print("migrations: \(history.migrations.count) stage(s) run")
+                for marker in history.migrations {
+                    print(
+                        "  \(marker.fromVersion) → \(marker.toVersion) (\(marker.isCustom ? "custom" : "lightweight"))"
+                    )
+                }
+            } else if report.events > 0 {
+                print("schemas:   none recorded (the events are opaque bytes)")
+            }
             if !report.isSound {
                 print("damage:    \(report.damages.count) region(s); run `logbook verify` for details")
             }
         }
+    }
+}
+
+/// The schema records and migration markers of a store, collected while its batches are checked.
+private final class SchemaHistory {
+    private(set) var schemas: [Event.SchemaRecord] = []
+    private(set) var migrations: [Event.MigrationMarker] = []
+
+    /// Notes one event; never reports a problem (`logbook verify` does that).
+    func note(_ bytes: UnsafeRawBufferPointer) -> String? {
+        guard EventCodec.recordsSchemaHistory(bytes), let envelope = try? EventCodec.decode([UInt8](bytes)) else {
+            return nil
+        }
+        switch envelope.event {
+        case .schema(let record): schemas.append(record)
+        case .migration(let marker): migrations.append(marker)
+        default: break
+        }
+        return nil
     }
 }

@@ -35,7 +35,7 @@ extension LogbookCommand {
                 let known = projection.tables.map(\.entity.name).joined(separator: ", ")
                 throw CLIError("the store has no entity named \(entity) (it has \(known))")
             }
-            var json = JSONWriter()
+            let json = JSONWriter()
             var output: [UInt8] = []
             if format == .text {
                 let counts = projection.tables.map { "\($0.rows.count) \($0.entity.name)" }.joined(separator: ", ")
@@ -49,7 +49,7 @@ extension LogbookCommand {
                     guard let row = table.rows[id] else { continue }
                     if format == .json {
                         json.reset()
-                        write(table.entity, id, row, into: &json)
+                        write(table.entity, id, row, into: json)
                         json.newline()
                         output += json.bytes
                     } else {
@@ -74,7 +74,7 @@ extension LogbookCommand {
             return "\(entity.name)#\(id)\t" + (attributes + relationships).joined(separator: " ")
         }
 
-        private func write(_ entity: Schema.Entity, _ id: UInt64, _ row: Row, into json: inout JSONWriter) {
+        private func write(_ entity: Schema.Entity, _ id: UInt64, _ row: Row, into json: JSONWriter) {
             json.beginObject()
             json.key("entity")
             json.string(entity.name)

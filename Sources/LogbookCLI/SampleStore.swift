@@ -5,26 +5,33 @@ import SampleTrips
 
 extension LogbookCommand {
     /// Writes the demo's trips with the models of an earlier SampleTrips version: how the
-    /// golden stores in `Fixtures/` were made.
+    /// golden stores in `Fixtures/` were made. With `--trips`, writes SampleTrips-N instead (the
+    /// benchmark workload, 1,000 trips per save), for measuring the tool on a large store.
     struct SampleStore: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "_sample-store",
-            abstract: "Write the demo trips at SampleTrips version 1 or 2 (for fixtures).",
+            abstract: "Write the demo trips at SampleTrips version 1 or 2 (for fixtures), or N generated trips.",
             shouldDisplay: false
         )
 
-        @Option(help: "The SampleTrips schema version to write with: 1 or 2.")
+        @Option(help: "The SampleTrips schema version to write with: 1 or 2 (or 3 with --trips).")
         var version = 1
+
+        @Option(help: "Write this many generated trips, 1,000 per save, instead of the demo trips.")
+        var trips: Int?
 
         @Argument(help: "A path for the new store; it must not exist yet.")
         var store: String
 
         func validate() throws {
-            guard version == 1 || version == 2 else { throw ValidationError("--version must be 1 or 2") }
+            guard version == 1 || version == 2 || (version == 3 && trips != nil) else {
+                throw ValidationError("--version must be 1 or 2, or 3 with --trips")
+            }
             if FileManager.default.fileExists(atPath: store) { throw ValidationError("\(store) already exists") }
         }
 
         func run() throws {
+            if let trips { return try writeGenerated(trips) }
             let configuration = ModelConfiguration(url: URL(fileURLWithPath: store))
             if version == 1 {
                 let context = ModelContext(
@@ -37,6 +44,23 @@ extension LogbookCommand {
                 )
                 // One save per trip: a repeated name is an upsert of the stored trip.
                 try SampleData.insertV2(SampleData.demoTrips, into: context, tripsPerSave: 1)
+            }
+        }
+
+        /// Writes SampleTrips-N: each trip with 5 bucket-list items and 1 accommodation.
+        func writeGenerated(_ count: Int) throws {
+            let configuration = ModelConfiguration(url: URL(fileURLWithPath: store), durability: .relaxed)
+            let trips = (0..<count).lazy.map { SampleData.generatedTrip($0) }
+            switch version {
+            case 1:
+                let container = try ModelContainer(for: SampleTripsSchemaV1.Trip.self, configurations: configuration)
+                try SampleData.insertV1(trips, into: ModelContext(container), tripsPerSave: 1_000)
+            case 2:
+                let container = try ModelContainer(for: SampleTripsSchemaV2.Trip.self, configurations: configuration)
+                try SampleData.insertV2(trips, into: ModelContext(container), tripsPerSave: 1_000)
+            default:
+                let container = try ModelContainer(for: Trip.self, configurations: configuration)
+                try SampleData.insertV3(trips, into: ModelContext(container), tripsPerSave: 1_000)
             }
         }
     }

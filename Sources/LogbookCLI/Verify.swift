@@ -17,13 +17,26 @@ extension LogbookCommand {
 
         @OptionGroup var options: StoreOptions
 
+        @Flag(
+            help: """
+                Check headers, checksums and sequence numbers only, without decompressing \
+                payloads or decoding events: several times faster, and still catches every \
+                flipped bit the checksum covers.
+                """
+        )
+        var checksumsOnly = false
+
         func run() throws {
             try options.checkStore()
             let showProgress = isatty(STDERR_FILENO) != 0
             let start = Date()
-            let decodesEvents = try Self.holdsModelEvents(options.store)
-            let check: ((ArraySlice<UInt8>) -> String?)? = decodesEvents ? { Self.checkEvent($0) } : nil
-            let report = try LogVerifier.verify(directory: options.store, checkEvent: check) { segment, bytes in
+            let decodesEvents = try !checksumsOnly && Self.holdsModelEvents(options.store)
+            let check: ((UnsafeRawBufferPointer) -> String?)? = decodesEvents ? { Self.checkEvent($0) } : nil
+            let report = try LogVerifier.verify(
+                directory: options.store,
+                decompress: !checksumsOnly,
+                checkEvent: check
+            ) { segment, bytes in
                 guard showProgress else { return }
                 let name = (segment.path as NSString).lastPathComponent
                 FileHandle.standardError.write(Data("\rverifying \(name)  \(formatBytes(bytes)) read".utf8))
@@ -43,7 +56,9 @@ extension LogbookCommand {
             for damage in report.damages {
                 print("damage: \(damage) (\(damage.byteCount) bytes)")
             }
-            if !decodesEvents && report.events > 0 {
+            if checksumsOnly {
+                print("note: checksums only: payloads were not decompressed and events were not decoded")
+            } else if !decodesEvents && report.events > 0 {
                 print("note: the log records no schema, so its events were checked as opaque bytes")
             }
             if report.isSound {
@@ -64,7 +79,7 @@ extension LogbookCommand {
             return true
         }
 
-        static func checkEvent(_ bytes: ArraySlice<UInt8>) -> String? {
+        static func checkEvent(_ bytes: UnsafeRawBufferPointer) -> String? {
             EventCodec.validate(bytes)
         }
     }

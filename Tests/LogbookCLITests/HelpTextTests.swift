@@ -37,6 +37,9 @@ struct HelpTextTests {
         "info": """
         OVERVIEW: Show a store's segments, batches, events and sequence range.
 
+        For a store written by the model layer, also lists the schema versions recorded
+        in the log, with their fingerprints, and the migration stages that have run.
+
         USAGE: logbook info <store>
 
         ARGUMENTS:
@@ -129,12 +132,20 @@ struct HelpTextTests {
         do, opens the store with the current models through SampleTripsMigrationPlan,
         and prints the trips as they are now.
 
-        USAGE: logbook demo <store>
+        With --dry-run, STORE is an existing SampleTrips store (version 1, 2 or 3): the
+        demo prints what opening it through SampleTripsMigrationPlan would do (the
+        stages that would run, what they rename, add, remove and fold) and stops. The
+        store is only read: it is not opened for writing and not a byte of it changes.
+
+        USAGE: logbook demo <store> [--dry-run]
 
         ARGUMENTS:
-          <store>                 A path for the new store; it must not exist yet.
+          <store>                 A path for the new store; it must not exist yet (with
+                                  --dry-run, an existing store).
 
         OPTIONS:
+          --dry-run               Preview the migration of an existing store instead;
+                                  write nothing.
           --version               Show the version.
           -h, --help              Show help information.
 

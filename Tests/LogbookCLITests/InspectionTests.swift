@@ -114,6 +114,22 @@ struct InspectionTests {
         #expect(seen.contains("3\t1.0.0\tinsert\tTrip#2\tname=\"Second\""))
     }
 
+    @Test(arguments: [[2, 1], [2, 1, 4, 84, 114, 105, 112, 7, 1, 4, 110, 97, 109, 101, 99], [3, 1, 0, 0, 0, 0, 9]])
+    func aMalformedInsertOrUpdateInAJSONDumpIsReportedWithItsSequenceNumber(event: [UInt8]) throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("trips.store")
+        #expect(try ToolProcess.run(["_sample-store", "--version", "2", store]).status == 0)
+        do {
+            let log = try EventLog(directory: store)
+            #expect(try log.append([event]) == 21...21)
+        }
+        let outcome = try ToolProcess.run(["dump", store, "--format", "json"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.hasPrefix("Error: undecodable event: "), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("[sequence 21]"))
+        #expect(outcome.stdout.split(separator: "\n").count == 20, "the sound events before it are printed")
+    }
+
     @Test(arguments: ["dump", "replay", "tail", "info"])
     func aDamagedStoreGetsAOneLineErrorNamingSegmentAndOffset(command: String) throws {
         let directory = TemporaryDirectory()

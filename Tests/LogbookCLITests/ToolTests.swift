@@ -93,6 +93,31 @@ struct ToolTests {
         )
     }
 
+    @Test func verifyWithChecksumsOnlyFindsAFlippedByteButDoesNotDecodeEvents() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("trips.store")
+        #expect(try ToolProcess.run(["_sample-store", "--version", "2", store]).status == 0)
+        do {
+            let log = try EventLog(directory: store)
+            #expect(try log.append([[99, 1, 2]]) == 21...21)
+        }
+        let quick = try ToolProcess.run(["verify", store, "--checksums-only"])
+        #expect(quick.status == 0, "an undecodable event with a sound checksum passes the quick check")
+        #expect(quick.stdout.contains("7 batches, 21 events (sequence 1...21)"))
+        #expect(
+            quick.stdout.contains("note: checksums only: payloads were not decompressed and events were not decoded")
+        )
+        #expect(try ToolProcess.run(["verify", store]).status == 1)
+
+        let segment = try #require(try LogReader(directory: store).segments().first)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: segment.path)))
+        bytes[LogFormat.headerSize + 5] ^= 0x10
+        try Data(bytes).write(to: URL(fileURLWithPath: segment.path))
+        let damaged = try ToolProcess.run(["verify", store, "--checksums-only"])
+        #expect(damaged.status == 1)
+        #expect(damaged.stdout.contains("damage: \(segment.path) at byte offset 0: checksum mismatch"))
+    }
+
     @Test func verifyHelpIsPinned() throws {
         let outcome = try ToolProcess.run(["verify", "--help"])
         #expect(
@@ -106,12 +131,16 @@ struct ToolTests {
                 batch at the very end (a write cut short by a crash, which the next open cuts
                 off, or one still being written) is noted but does not make the store unsound.
 
-                USAGE: logbook verify <store>
+                USAGE: logbook verify <store> [--checksums-only]
 
                 ARGUMENTS:
                   <store>                 The store directory.
 
                 OPTIONS:
+                  --checksums-only        Check headers, checksums and sequence numbers only,
+                                          without decompressing payloads or decoding events:
+                                          several times faster, and still catches every flipped
+                                          bit the checksum covers.
                   --version               Show the version.
                   -h, --help              Show help information.
 

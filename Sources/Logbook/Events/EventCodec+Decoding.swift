@@ -14,6 +14,12 @@ extension EventCodec {
         try decode(bytes[...])
     }
 
+    /// Whether the encoded event records the store's schema history (a schema record or a
+    /// migration marker), found from its first byte without decoding it.
+    package static func recordsSchemaHistory(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.first == Kind.schema.rawValue || bytes.first == Kind.migration.rawValue
+    }
+
     private struct Decoder {
         var reader: BinaryReader
 

@@ -5,7 +5,7 @@ package struct VerificationReport: Sendable {
     package var events = 0
     /// Bytes of segment files read, headers included.
     package var storedBytes: Int64 = 0
-    /// Bytes of event payload after decompression.
+    /// Bytes of event payload after decompression, as the batch headers declare them.
     package var payloadBytes: Int64 = 0
     package var compressedBatches = 0
     package var firstSequence: UInt64?
@@ -26,6 +26,8 @@ package enum LogVerifier {
     /// Checks the store in `directory`.
     ///
     /// - Parameters:
+    ///   - decompress: whether to decompress each payload and check its event framing (and, with
+    ///     `checkEvent`, its events); `false` checks headers, checksums and sequence numbers only.
     ///   - checkEvent: checks one event's bytes and describes what is wrong, or returns `nil`;
     ///     the log layer treats events as opaque, so the layer above says what a sound event is.
     ///   - progress: called after each segment with the segment just checked and the bytes read so far.
@@ -35,7 +37,8 @@ package enum LogVerifier {
         directory: String,
         maximumBatchSize: Int = 64 << 20,
         syscalls: any Syscalls = PosixSyscalls(),
-        checkEvent: ((ArraySlice<UInt8>) -> String?)? = nil,
+        decompress: Bool = true,
+        checkEvent: ((UnsafeRawBufferPointer) -> String?)? = nil,
         progress: (SegmentFile, Int64) -> Void = { _, _ in }
     ) throws(LogbookError) -> VerificationReport {
         var report = VerificationReport()
@@ -65,7 +68,7 @@ package enum LogVerifier {
                 )
             }
             scan: while true {
-                switch try scanner.next(.decode) {
+                switch try scanner.next(decompress ? .decode : .checksum) {
                 case .batch(let header, let offset, let batch):
                     if let expectedSequence = expected, header.firstSequence != expectedSequence {
                         report.damages.append(
@@ -80,21 +83,27 @@ package enum LogVerifier {
                     expected = header.lastSequence &+ 1
                     report.batches += 1
                     report.events += Int(header.eventCount)
-                    report.payloadBytes += Int64(batch?.payload.count ?? 0)
+                    report.payloadBytes += Int64(header.uncompressedLength)
                     if let checkEvent, let batch {
-                        for index in 0..<batch.count {
-                            guard let problem = checkEvent(batch.event(at: index)) else { continue }
-                            report.damages.append(
-                                LogDamage(
-                                    segment: segment.path,
-                                    offset: offset,
-                                    byteCount: Int64(header.frameSize),
-                                    reason: .undecodableEvent(
-                                        sequence: header.firstSequence + UInt64(index),
-                                        detail: problem
+                        // One pass over the payload's bytes, without a slice (and its reference
+                        // count traffic) for every event.
+                        batch.payload.withUnsafeBytes { payload in
+                            for (index, range) in batch.eventRanges.enumerated() {
+                                guard let problem = checkEvent(UnsafeRawBufferPointer(rebasing: payload[range])) else {
+                                    continue
+                                }
+                                report.damages.append(
+                                    LogDamage(
+                                        segment: segment.path,
+                                        offset: offset,
+                                        byteCount: Int64(header.frameSize),
+                                        reason: .undecodableEvent(
+                                            sequence: header.firstSequence + UInt64(index),
+                                            detail: problem
+                                        )
                                     )
                                 )
-                            )
+                            }
                         }
                     }
                     if header.isCompressed { report.compressedBatches += 1 }

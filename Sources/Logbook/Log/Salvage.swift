@@ -41,7 +41,7 @@ package enum Salvage {
         from damaged: String,
         to destination: String,
         configuration: LogConfiguration = LogConfiguration(),
-        checkEvent: ((ArraySlice<UInt8>) -> String?)? = nil
+        checkEvent: ((UnsafeRawBufferPointer) -> String?)? = nil
     ) throws(LogbookError) -> SalvageReport {
         let syscalls = configuration.syscalls
         let segments = try SegmentDirectory.segments(in: damaged, syscalls: syscalls)
@@ -156,7 +156,7 @@ package enum Salvage {
 private struct SalvageScan {
     let syscalls: any Syscalls
     let maximumBatchSize: Int
-    let checkEvent: ((ArraySlice<UInt8>) -> String?)?
+    let checkEvent: ((UnsafeRawBufferPointer) -> String?)?
     var report = SalvageReport()
     /// Whether batches are still kept: `false` from the first damage on.
     private var keeping = true
@@ -168,7 +168,7 @@ private struct SalvageScan {
     /// The entry the next batch extends, when it follows on in the same segment.
     private var run: Int?
 
-    init(syscalls: any Syscalls, maximumBatchSize: Int, checkEvent: ((ArraySlice<UInt8>) -> String?)?) {
+    init(syscalls: any Syscalls, maximumBatchSize: Int, checkEvent: ((UnsafeRawBufferPointer) -> String?)?) {
         self.syscalls = syscalls
         self.maximumBatchSize = maximumBatchSize
         self.checkEvent = checkEvent
@@ -291,8 +291,15 @@ private struct SalvageScan {
         }
         guard let batch else { preconditionFailure("the scanner decodes every batch while salvage keeps them") }
         if let checkEvent {
-            for index in 0..<batch.count {
-                guard let problem = checkEvent(batch.event(at: index)) else { continue }
+            let failure: (Int, String)? = batch.payload.withUnsafeBytes { payload in
+                for (index, range) in batch.eventRanges.enumerated() {
+                    if let problem = checkEvent(UnsafeRawBufferPointer(rebasing: payload[range])) {
+                        return (index, problem)
+                    }
+                }
+                return nil
+            }
+            if let (index, problem) = failure {
                 let sequence = header.firstSequence + UInt64(index)
                 dropBatch(header, at: offset, in: segment, .undecodableEvent(sequence: sequence, detail: problem))
                 return

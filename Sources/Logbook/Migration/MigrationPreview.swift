@@ -22,6 +22,7 @@ import Logging
 ///
 /// ### Reading a preview
 /// - ``storeVersion``
+/// - ``recordedVersion``
 /// - ``modelVersion``
 /// - ``stages``
 /// - ``Stage``
@@ -44,15 +45,24 @@ public struct MigrationPreview: Sendable, CustomStringConvertible {
         public var folded: [String: Int]
     }
 
-    /// The version the store was written with; `nil` for a store with nothing in it.
+    /// The version of the plan the store was written with, found by schema fingerprint; `nil` for
+    /// a store with nothing in it.
     public var storeVersion: Schema.Version?
+    /// The version number the store's latest schema record carries, when it differs from
+    /// ``storeVersion``: a store written by models that were not given a version (no migration
+    /// plan) records its schema as 1.0.0.
+    public var recordedVersion: Schema.Version?
     /// The version of the models.
     public var modelVersion: Schema.Version
     /// The stages that would run, in order; empty when the store is at the models' version.
     public var stages: [Stage]
 
+    /// The preview for people: the versions, then one line per stage.
     public var description: String {
-        var lines = ["store at \(storeVersion.map { "\($0)" } ?? "no version (empty)"), models at \(modelVersion)"]
+        let recorded = recordedVersion.map { " (recorded as \($0))" } ?? ""
+        var lines = [
+            "store at \(storeVersion.map { "\($0)" } ?? "no version (empty)")\(recorded), models at \(modelVersion)"
+        ]
         if stages.isEmpty { lines.append("no migration needed") }
         for stage in stages {
             var changes = stage.renamed
@@ -97,9 +107,16 @@ extension ModelContainer {
             logger: configuration.logger
         )
         guard let latest = atCurrent.replayed.latest else { return preview }
-        preview.storeVersion = latest.version
-        guard latest.fingerprint != atCurrent.fingerprint else { return preview }
+        func matched(_ version: Schema.Version) {
+            preview.storeVersion = version
+            if latest.version != version { preview.recordedVersion = latest.version }
+        }
+        guard latest.fingerprint != atCurrent.fingerprint else {
+            matched(plan.current.version)
+            return preview
+        }
         let start = try Migrator(plan: plan, store: atCurrent).startIndex(latest)
+        matched(plan.schemas[start].version)
         var folds = try foldCounts(plan, at: start, reader)
         for index in start..<plan.currentIndex {
             let next = try foldCounts(plan, at: index + 1, reader)

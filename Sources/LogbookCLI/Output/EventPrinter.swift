@@ -10,7 +10,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 /// Writes events, one per line, as text or NDJSON, to stdout through a buffer.
 struct EventPrinter {
     let format: OutputFormat
-    private var json = JSONWriter()
+    private let json = JSONWriter(capacity: 1 << 21)
     private var buffer: [UInt8] = []
 
     init(format: OutputFormat) {
@@ -23,20 +23,98 @@ struct EventPrinter {
         case .json:
             writeJSON(sequence, version, event)
             json.newline()
-            if json.bytes.count >= 1 << 20 { flush() }
+            if json.count >= 1 << 20 { flush() }
         case .text:
             buffer += Array((text(sequence, version, event) + "\n").utf8)
             if buffer.count >= 1 << 20 { flush() }
         }
     }
 
+    /// What ``printChange(sequence:bytes:version:entity:)`` did.
+    enum ChangeOutcome {
+        case printed
+        /// Nothing was printed: decode the event and print it with ``print(sequence:version:event:)``.
+        case needsDecoding
+    }
+
+    /// Prints an insert or update as NDJSON straight from its bytes, exactly as
+    /// ``print(sequence:version:event:)`` prints it decoded, without building the event.
+    ///
+    /// - Parameters:
+    ///   - version: the schema version to show for a schema number, or `nil` when the event must
+    ///     be upcast first.
+    ///   - entity: when set, only events about this entity are printed here.
+    /// - Returns: ``ChangeOutcome/needsDecoding`` for text output, for events other than inserts
+    ///   and updates, values other than scalars and strings, events to upcast or filter out, and
+    ///   malformed events (which decoding reports).
+    mutating func printChange(
+        sequence: UInt64,
+        bytes: UnsafeRawBufferPointer,
+        version: (UInt32) -> String?,
+        entity: String?
+    ) -> ChangeOutcome {
+        guard format == .json else { return .needsDecoding }
+        let json = self.json
+        let mark = json.count
+        var inRelationships = false
+        func openRelationships() {
+            json.endObject()
+            json.key("relationships")
+            json.beginObject()
+            inRelationships = true
+        }
+        let read = EventCodec.readChange(
+            bytes,
+            head: { head in
+                if let entity, !head.entity.elementsEqual(entity.utf8) { return false }
+                guard let version = version(head.schemaNumber) else { return false }
+                json.beginObject()
+                json.key("seq")
+                json.number(sequence)
+                json.key("schemaVersion")
+                json.string(version)
+                json.key("kind")
+                json.string(head.isUpdate ? "update" : "insert")
+                json.key("entity")
+                json.string(utf8: head.entity)
+                json.key("id")
+                json.number(head.id)
+                json.key("attributes")
+                json.beginObject()
+                return true
+            },
+            attribute: { name, value in
+                json.key(utf8: name)
+                switch value {
+                case .scalar(let scalar): json.value(scalar)
+                case .string(let text): json.string(utf8: text)
+                }
+            },
+            reference: { name, target in
+                if !inRelationships { openRelationships() }
+                json.key(utf8: name)
+                if let target { json.number(target) } else { json.raw("null") }
+            }
+        )
+        guard read else {
+            json.rollBack(to: mark)
+            return .needsDecoding
+        }
+        if !inRelationships { openRelationships() }
+        json.endObject()
+        json.endObject()
+        json.newline()
+        if json.count >= 1 << 20 { flush() }
+        return .printed
+    }
+
     mutating func flush() {
-        if !json.bytes.isEmpty {
-            FileHandle.standardOutput.write(Data(json.bytes))
+        if json.count > 0 {
+            json.withBytes { writeToStandardOutput($0) }
             json.reset()
         }
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
+        buffer.withUnsafeBytes { writeToStandardOutput($0) }
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -149,6 +227,27 @@ struct EventPrinter {
         case .link: return "link"
         case .unlink: return "unlink"
         case .migration: return "migration"
+        }
+    }
+}
+
+/// Writes every byte to standard output with `write(2)`, straight from the caller's buffer.
+///
+/// A failed write (a closed pipe, a full disk) ends the process with status 1: the rest of the
+/// output has nowhere to go.
+func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress else { return }
+    var done = 0
+    while done < bytes.count {
+        let written = write(STDOUT_FILENO, base + done, bytes.count - done)
+        if written > 0 {
+            done += written
+        } else if written < 0 && errno == EINTR {
+            continue
+        } else {
+            let reason = written < 0 ? String(cString: strerror(errno)) : "no bytes written"
+            FileHandle.standardError.write(Data("Error: writing to standard output failed: \(reason)\n".utf8))
+            exit(1)
         }
     }
 }
