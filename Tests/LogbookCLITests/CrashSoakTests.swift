@@ -34,6 +34,22 @@ struct CrashSoakTests {
         #expect(outcome.stdout.contains("seed \(seed): 20 kills survived"), "\(outcome.stdout)")
     }
 
+    @Test func aStoreWhoseSavesChangedNothingHasNoVersionYet() throws {
+        // The first edit of seed 1019's script inserts, updates and deletes nothing, so its save
+        // writes no batch: the store stays an empty directory although save 1 was acknowledged,
+        // and the checker must not ask an empty store for the version of its script.
+        let work = TemporaryDirectory()
+        let store = work.child("store")
+        let script = ["--seed", "1019", "--migration-step", "2", "--length", "1"]
+        let written = try soak(["writer", store] + script)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(written.stdout.split(separator: "\n").last == "ack 1")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store) == ["LOCK"])
+        let check = try soak(["check", store] + script + ["--acknowledged", "1"])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.hasPrefix("the store holds 1 saves"), "\(check.stdout)")
+    }
+
     @Test func theCheckerNoticesAStoreThatLostAnAcknowledgedSave() throws {
         // The writer makes 20 saves of a script; the checker is then asked about a script whose
         // saves differ (another seed), as if the store had lost or changed acknowledged saves.
