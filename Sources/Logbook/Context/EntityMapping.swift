@@ -24,6 +24,23 @@ final class EntityMapping {
     let inverseProperties: [Int?]
     /// Whether any relationship has a minimum or maximum model count.
     let hasCountLimits: Bool
+    /// The entity name.
+    let entityName: String
+    /// Each property's name, by property index.
+    let propertyNames: [String]
+    /// Each property's accessors, by property index, type-erased once per model type: a save
+    /// reads every value through them, and going through the generic binding instead cost a
+    /// metadata lookup and a copy of the property's binding for every value.
+    private let accessors: [Accessor]
+
+    private enum Accessor {
+        case attribute(read: (any PersistentModel) throws -> AttributeValue)
+        case relationship(
+            read: (any PersistentModel) -> [any PersistentModel],
+            write: (any PersistentModel, [any PersistentModel], _ observed: Bool) -> Void,
+            isToMany: Bool
+        )
+    }
 
     init<Model: PersistentModel>(_ type: Model.Type, projection: Projection) {
         let binding = Model._$binding
@@ -49,6 +66,25 @@ final class EntityMapping {
             }
         }
         self.table = table
+        self.entityName = binding.entityName
+        self.propertyNames = binding.properties.map(\.name)
+        self.accessors = binding.properties.map { property in
+            switch property.kind {
+            case .attribute(let access):
+                let read = access.read
+                return .attribute(read: { model in try read(unsafeDowncast(model, to: Model.self)) })
+            case .relationship(let access):
+                let (read, write, observedWrite) = (access.read, access.write, access.observedWrite)
+                return .relationship(
+                    read: { model in read(unsafeDowncast(model, to: Model.self)) },
+                    write: { model, related, observed in
+                        let model = unsafeDowncast(model, to: Model.self)
+                        if observed { observedWrite(model, related) } else { write(model, related) }
+                    },
+                    isToMany: access.isToMany
+                )
+            }
+        }
         self.slots = slots
         self.relationshipProperties = relationships
         self.entity = entity
@@ -65,6 +101,41 @@ final class EntityMapping {
             }
             return open(access.targetType)
         }
+    }
+}
+
+// MARK: - Reaching the properties of a model of the mapped type
+
+extension EntityMapping {
+    /// The value of the attribute at a property index of `model`, which must be of the mapped type.
+    func attribute(_ model: any PersistentModel, _ property: Int) throws -> AttributeValue {
+        guard case .attribute(let read) = accessors[property] else {
+            preconditionFailure("property \(property) of \(entityName) is not an attribute")
+        }
+        return try read(model)
+    }
+
+    /// The related models as `model` holds them now, without loading a fault.
+    func related(_ model: any PersistentModel, _ property: Int) -> [any PersistentModel] {
+        guard case .relationship(let read, _, _) = accessors[property] else {
+            preconditionFailure("property \(property) of \(entityName) is not a relationship")
+        }
+        return read(model)
+    }
+
+    /// Sets the related models of `model`, through the observation registrar when `observed`,
+    /// without recording a change.
+    func setRelated(_ model: any PersistentModel, _ property: Int, _ models: [any PersistentModel], observed: Bool) {
+        guard case .relationship(_, let write, _) = accessors[property] else {
+            preconditionFailure("property \(property) of \(entityName) is not a relationship")
+        }
+        write(model, models, observed)
+    }
+
+    /// Whether the relationship at a property index is to-many.
+    func isToMany(_ property: Int) -> Bool {
+        guard case .relationship(_, _, let isToMany) = accessors[property] else { return false }
+        return isToMany
     }
 }
 
@@ -119,12 +190,6 @@ extension PersistentModel {
     }
 
     var propertyCount: Int { Self._$binding.properties.count }
-
-    /// Whether the target of a to-one relationship is already in the store, or inserted earlier
-    /// in the batch being built.
-    func relationshipTargetIsStoredOrEmitted(_ property: Int, _ target: UInt64, _ emitted: Set<UInt64>) -> Bool {
-        emitted.contains(target) || rawRelationship(property).first?.storedIdentifier == target
-    }
 
     func propertyName(_ property: Int) -> String { Self._$binding.properties[property].name }
 }

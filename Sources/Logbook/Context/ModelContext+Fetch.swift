@@ -110,7 +110,7 @@ extension ModelContext {
 
     /// The registered object of a stored model, created from its row when needed.
     func materialize<T: PersistentModel>(_ type: T.Type, _ id: UInt64, mapping: EntityMapping) throws -> T? {
-        let identifier = PersistentIdentifier(entityName: T.entityName, number: id)
+        let identifier = PersistentIdentifier(entityName: mapping.entityName, number: id)
         if let registered = registry[identifier] as? T { return registered }
         guard let row = store.read({ $0.projection.tables[mapping.table].rows[id] }) else { return nil }
         return try materialize(T.self, id, row: row, mapping: mapping)
@@ -129,7 +129,7 @@ extension ModelContext {
         row: Row,
         mapping: EntityMapping
     ) throws -> T {
-        let identifier = PersistentIdentifier(entityName: T.entityName, number: id)
+        let identifier = PersistentIdentifier(entityName: mapping.entityName, number: id)
         if let registered = registry[identifier] as? T { return registered }
         var values = [AttributeValue](repeating: .null, count: mapping.slots.count)
         for (property, slot) in mapping.slots.enumerated() {

@@ -34,7 +34,7 @@ extension ModelContext: ModelObserver {
         }
         let targetType = model.relationshipTargetType(index)
         let targets = ids.compactMap { try? materialize(targetType, $0) }
-        model.writeRelationship(index, targets, observed: false)
+        mapping.setRelated(model, index, targets, observed: false)
     }
 
     // MARK: - Inverses
@@ -50,13 +50,13 @@ extension ModelContext: ModelObserver {
             model._$storage.faultedProperties.remove(property)
             resolveFault(of: model, relationship: property)
         }
-        return model.rawRelationship(property)
+        return mapping(of: model).related(model, property)
     }
 
     private func remove(_ model: any PersistentModel, from target: any PersistentModel, _ property: Int) {
         let current = currentRelationship(target, property)
         guard current.contains(where: { $0 === model }) else { return }
-        target.writeRelationship(property, current.filter { $0 !== model }, observed: true)
+        mapping(of: target).setRelated(target, property, current.filter { $0 !== model }, observed: true)
         noteRelationshipChange(target, property)
     }
 
@@ -68,16 +68,22 @@ extension ModelContext: ModelObserver {
     ) {
         let current = currentRelationship(target, property)
         if current.contains(where: { $0 === model }) { return }
-        if target.relationshipIsToMany(property) {
-            target.writeRelationship(property, current + [model], observed: true)
+        let targetMapping = mapping(of: target)
+        if targetMapping.isToMany(property) {
+            targetMapping.setRelated(target, property, current + [model], observed: true)
         } else {
             // A to-one side lets go of its previous partner, which loses `target` in turn.
             if let previous = current.first {
                 let previousSide = currentRelationship(previous, partnerProperty)
-                previous.writeRelationship(partnerProperty, previousSide.filter { $0 !== target }, observed: true)
+                mapping(of: previous).setRelated(
+                    previous,
+                    partnerProperty,
+                    previousSide.filter { $0 !== target },
+                    observed: true
+                )
                 noteRelationshipChange(previous, partnerProperty)
             }
-            target.writeRelationship(property, [model], observed: true)
+            targetMapping.setRelated(target, property, [model], observed: true)
         }
         noteRelationshipChange(target, property)
     }

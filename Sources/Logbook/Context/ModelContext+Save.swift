@@ -169,34 +169,35 @@ extension ModelContext {
         _ projection: Projection
     ) throws -> (Event, [Event]) {
         let mapping = mapping(of: model)
-        let entityName = type(of: model).entityName
+        let entityName = mapping.entityName
         var attributes: [Event.Field] = []
+        attributes.reserveCapacity(mapping.slots.count)
         var toOne: [Event.Reference] = []
         var links: [Event] = []
         for (property, slot) in mapping.slots.enumerated() {
             switch slot {
             case .attribute:
-                attributes.append(Event.Field(model.propertyName(property), try model.readAttribute(property)))
+                attributes.append(Event.Field(mapping.propertyNames[property], try mapping.attribute(model, property)))
             case .relationship(let index):
                 let link = mapping.links[index]
                 guard link.isRecorded else { continue }
-                let targets = try model.rawRelationship(property).map(identify)
+                let related = mapping.related(model, property)
+                if related.isEmpty { continue }
+                let targets = try related.map(identify)
                 if link.isToMany {
-                    if !targets.isEmpty {
-                        links.append(
-                            .link(
-                                .init(
-                                    entity: entityName,
-                                    id: id,
-                                    relationship: model.propertyName(property),
-                                    targets: targets
-                                )
+                    links.append(
+                        .link(
+                            .init(
+                                entity: entityName,
+                                id: id,
+                                relationship: mapping.propertyNames[property],
+                                targets: targets
                             )
                         )
-                    }
+                    )
                 } else if let target = targets.first {
-                    let reference = Event.Reference(model.propertyName(property), target)
-                    if model.relationshipTargetIsStoredOrEmitted(property, target, emitted) {
+                    let reference = Event.Reference(mapping.propertyNames[property], target)
+                    if emitted.contains(target) || related.first?.storedIdentifier == target {
                         toOne.append(reference)
                     } else {
                         links.append(.update(.init(entity: entityName, id: id, attributes: [], toOne: [reference])))
@@ -214,26 +215,26 @@ extension ModelContext {
     ) throws -> [Event] {
         guard let id = model.storedIdentifier else { return [] }
         let mapping = mapping(of: model)
-        let entityName = type(of: model).entityName
+        let entityName = mapping.entityName
         var attributes: [Event.Field] = []
         var toOne: [Event.Reference] = []
         var links: [Event] = []
         for property in model._$storage.changedProperties {
             switch mapping.slots[property] {
             case .attribute:
-                attributes.append(Event.Field(model.propertyName(property), try model.readAttribute(property)))
+                attributes.append(Event.Field(mapping.propertyNames[property], try mapping.attribute(model, property)))
             case .relationship(let index):
                 let link = mapping.links[index]
                 guard link.isRecorded, !model._$storage._$isFaulted(property) else { continue }
-                let targets = try model.rawRelationship(property).map(identify)
+                let targets = try mapping.related(model, property).map(identify)
                 if !link.isToMany {
-                    toOne.append(Event.Reference(model.propertyName(property), targets.first))
+                    toOne.append(Event.Reference(mapping.propertyNames[property], targets.first))
                     continue
                 }
                 let stored = projection.tables[mapping.table].rows[id]?.relationships[index] ?? []
                 let added = targets.filter { !stored.contains($0) }
                 let removed = stored.filter { !targets.contains($0) }
-                let name = model.propertyName(property)
+                let name = mapping.propertyNames[property]
                 if !removed.isEmpty {
                     links.append(.unlink(.init(entity: entityName, id: id, relationship: name, targets: removed)))
                 }
@@ -258,7 +259,7 @@ extension ModelContext {
         for model in inserts {
             guard let id = allocated[ObjectIdentifier(model)] else { continue }
             let survivor = commit.survivors[id] ?? id
-            let identifier = PersistentIdentifier(entityName: type(of: model).entityName, number: survivor)
+            let identifier = PersistentIdentifier(entityName: mapping(of: model).entityName, number: survivor)
             model._$storage.persistentIdentifier = identifier
             model._$storage.clearChanges()
             if let existing = registry[identifier], existing !== model {

@@ -51,6 +51,14 @@ public struct PersistentIdentifier: Hashable, Comparable, Sendable, Codable, Cus
         PersistentIdentifier(temporaryFor: entityName, number: TemporaryNumbers.shared.next())
     }
 
+    /// Hashes the number and whether it is temporary, not the entity name: numbers are unique
+    /// across the entities of a store, and hashing the name would cost a string hash on every
+    /// lookup of a context's registry.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(number)
+        hasher.combine(isTemporary)
+    }
+
     public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
         (lhs.entityName, lhs.isTemporary ? 0 : 1, lhs.number) < (rhs.entityName, rhs.isTemporary ? 0 : 1, rhs.number)
     }
