@@ -20,7 +20,7 @@ extension LogbookCommand {
             let modelStore = try Verify.holdsModelEvents(options.store)
             let report = try LogVerifier.verify(
                 directory: options.store,
-                checkEvent: modelStore ? { history.note($0) } : nil
+                eachBatch: modelStore ? { history.note($0) } : nil
             )
             let segments = try LogReader(directory: options.store).segments()
             print("store:     \(options.store)")
@@ -68,16 +68,20 @@ private final class SchemaHistory {
     private(set) var schemas: [Event.SchemaRecord] = []
     private(set) var migrations: [Event.MigrationMarker] = []
 
-    /// Notes one event; never reports a problem (`logbook verify` does that).
-    func note(_ bytes: UnsafeRawBufferPointer) -> String? {
-        guard EventCodec.recordsSchemaHistory(bytes), let envelope = try? EventCodec.decode([UInt8](bytes)) else {
-            return nil
+    /// Notes the schema records and migration markers of a batch; events that do not decode
+    /// are left to `logbook verify`.
+    func note(_ batch: Batch) {
+        batch.payload.withUnsafeBytes { payload in
+            for range in batch.eventRanges {
+                let bytes = UnsafeRawBufferPointer(rebasing: payload[range])
+                guard EventCodec.recordsSchemaHistory(bytes), let envelope = try? EventCodec.decode([UInt8](bytes))
+                else { continue }
+                switch envelope.event {
+                case .schema(let record): schemas.append(record)
+                case .migration(let marker): migrations.append(marker)
+                default: break
+                }
+            }
         }
-        switch envelope.event {
-        case .schema(let record): schemas.append(record)
-        case .migration(let marker): migrations.append(marker)
-        default: break
-        }
-        return nil
     }
 }

@@ -31,16 +31,18 @@ extension LogbookCommand {
             let showProgress = isatty(STDERR_FILENO) != 0
             let start = Date()
             let decodesEvents = try !checksumsOnly && Self.holdsModelEvents(options.store)
-            let check: ((UnsafeRawBufferPointer) -> String?)? = decodesEvents ? { Self.checkEvent($0) } : nil
+            let check: (@Sendable (UnsafeRawBufferPointer) -> String?)? =
+                decodesEvents ? { @Sendable bytes in Self.checkEvent(bytes) } : nil
             let report = try LogVerifier.verify(
                 directory: options.store,
                 decompress: !checksumsOnly,
-                checkEvent: check
-            ) { segment, bytes in
-                guard showProgress else { return }
-                let name = (segment.path as NSString).lastPathComponent
-                FileHandle.standardError.write(Data("\rverifying \(name)  \(formatBytes(bytes)) read".utf8))
-            }
+                checkEvent: check,
+                progress: { segment, bytes in
+                    guard showProgress else { return }
+                    let name = (segment.path as NSString).lastPathComponent
+                    FileHandle.standardError.write(Data("\rverifying \(name)  \(formatBytes(bytes)) read".utf8))
+                }
+            )
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             let seconds = Date().timeIntervalSince(start)
             let range =

@@ -130,20 +130,43 @@ package struct SegmentScanner {
 
     private func decode(_ header: BatchHeader, at start: Int64) throws(LogbookError) -> Result<Batch, LogDamage.Reason>
     {
-        let length = Int(header.uncompressedLength)
         let payloadStart = start + Int64(LogFormat.headerSize)
-        let payload: [UInt8]? = try window.withBytes(at: payloadStart, length: Int(header.storedLength)) {
-            (stored) -> [UInt8]? in
-            if !header.isCompressed { return [UInt8](stored) }
-            var output = [UInt8](repeating: 0, count: length)
-            let ok = output.withUnsafeMutableBytes { LZ4.decompress(stored, into: $0) }
-            return ok ? output : nil
+        let segment = file.path
+        return try window.withBytes(at: payloadStart, length: Int(header.storedLength)) { stored in
+            Self.decode(stored: stored, header: header, segment: segment, offset: start)
         }
-        guard let payload else { return .failure(.decompressionFailed(declaredLength: header.uncompressedLength)) }
+    }
+
+    /// The stored (possibly compressed) payload of the batch at `start`, which the last call to
+    /// ``next(_:)`` found sound, so that it can be decoded elsewhere with
+    /// ``decode(stored:header:segment:offset:)``.
+    package func storedPayload(of header: BatchHeader, at start: Int64) throws(LogbookError) -> [UInt8] {
+        try window.withBytes(at: start + Int64(LogFormat.headerSize), length: Int(header.storedLength)) { [UInt8]($0) }
+    }
+
+    /// Decompresses a batch's stored payload and splits it into events.
+    ///
+    /// - Returns: the batch, or why its checksummed bytes still do not make one.
+    package static func decode(
+        stored: UnsafeRawBufferPointer,
+        header: BatchHeader,
+        segment: String,
+        offset: Int64
+    ) -> Result<Batch, LogDamage.Reason> {
+        let payload: [UInt8]
+        if header.isCompressed {
+            var output = [UInt8](repeating: 0, count: Int(header.uncompressedLength))
+            guard output.withUnsafeMutableBytes({ LZ4.decompress(stored, into: $0) }) else {
+                return .failure(.decompressionFailed(declaredLength: header.uncompressedLength))
+            }
+            payload = output
+        } else {
+            payload = [UInt8](stored)
+        }
         switch Batch.splitEvents(in: payload, count: Int(header.eventCount)) {
         case .success(let ranges):
             return .success(
-                Batch(header: header, segment: file.path, offset: start, payload: payload, eventRanges: ranges)
+                Batch(header: header, segment: segment, offset: offset, payload: payload, eventRanges: ranges)
             )
         case .failure(let reason):
             return .failure(reason)
