@@ -32,6 +32,10 @@ final class EntityMapping {
     /// reads every value through them, and going through the generic binding instead cost a
     /// metadata lookup and a copy of the property's binding for every value.
     private let accessors: [Accessor]
+    /// Property indexes found for key paths, by the key path object: a key path written in a
+    /// predicate is usually the same object every time, and comparing key paths is slow. The
+    /// key path is kept, so that its identity cannot be taken by another object.
+    private var keyPathIndexes: [ObjectIdentifier: (keyPath: AnyKeyPath, index: Int)] = [:]
 
     private enum Accessor {
         case attribute(read: (any PersistentModel) throws -> AttributeValue)
@@ -107,6 +111,15 @@ final class EntityMapping {
 // MARK: - Reaching the properties of a model of the mapped type
 
 extension EntityMapping {
+    /// The index of the persisted property that `keyPath` names, if it names one of `Model`,
+    /// the mapped type.
+    func propertyIndex<Model: PersistentModel>(of keyPath: AnyKeyPath, in _: Model.Type) -> Int? {
+        if let known = keyPathIndexes[ObjectIdentifier(keyPath)] { return known.index }
+        guard let index = Model._$binding.properties.firstIndex(where: { $0.keyPath == keyPath }) else { return nil }
+        keyPathIndexes[ObjectIdentifier(keyPath)] = (keyPath, index)
+        return index
+    }
+
     /// The value of the attribute at a property index of `model`, which must be of the mapped type.
     func attribute(_ model: any PersistentModel, _ property: Int) throws -> AttributeValue {
         guard case .attribute(let read) = accessors[property] else {

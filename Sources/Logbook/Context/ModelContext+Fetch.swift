@@ -82,7 +82,8 @@ extension ModelContext {
             for id in matches {
                 if let model = try materialize(T.self, id, mapping: mapping) { models.append(model) }
             }
-            guard descriptor.includePendingChanges else { return (models, true) }
+            // Without unsaved changes, the stored values are the objects' values: the match stands.
+            guard descriptor.includePendingChanges, hasPendingChanges else { return (models, true) }
             // Unsaved changes may make other registered objects match; the predicate decides.
             if !dirty.isEmpty {
                 let found = Set(models.map(ObjectIdentifier.init))

@@ -140,6 +140,12 @@ public final class ModelContext {
         !inserted.isEmpty || !deleted.isEmpty || dirty.values.contains { $0.hasChanges }
     }
 
+    /// Whether anything is inserted, marked for deletion or possibly changed: cheaper than
+    /// ``hasChanges``, and never `false` when it is `true`.
+    var hasPendingChanges: Bool {
+        !inserted.isEmpty || !deleted.isEmpty || !dirty.isEmpty
+    }
+
     /// The models inserted since the last save, in insertion order.
     public var insertedModelsArray: [any PersistentModel] {
         insertionOrder.compactMap { inserted[$0] }

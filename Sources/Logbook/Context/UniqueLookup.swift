@@ -49,7 +49,7 @@ extension ModelContext {
     func equalityMatches<T: PersistentModel>(_ predicate: Predicate<T>, mapping: EntityMapping) -> [UInt64]? {
         guard let equality = predicate.expression as? any EqualityToConstant,
             let (keyPath, constant) = equality.keyPathAndValue,
-            let property = T._$binding.properties.firstIndex(where: { $0.keyPath == keyPath }),
+            let property = mapping.propertyIndex(of: keyPath, in: T.self),
             case .attribute(let attribute) = mapping.slots[property],
             let convertible = constant as? any AttributeValueConvertible
         else { return nil }
