@@ -24,6 +24,8 @@ final class EntityMapping {
     let inverseProperties: [Int?]
     /// Whether any relationship has a minimum or maximum model count.
     let hasCountLimits: Bool
+    /// For each of the entity's attributes, in schema order: its property index.
+    let attributeProperties: [Int]
     /// The entity name.
     let entityName: String
     /// Each property's name, by property index.
@@ -36,6 +38,9 @@ final class EntityMapping {
     /// predicate is usually the same object every time, and comparing key paths is slow. The
     /// key path is kept, so that its identity cannot be taken by another object.
     private var keyPathIndexes: [ObjectIdentifier: (keyPath: AnyKeyPath, index: Int)] = [:]
+    /// For each predicate expression type met: how to read its key path and constant, or `nil`
+    /// when it is not an equality of a property and a constant.
+    var equalityReaders: [ObjectIdentifier: EqualityReader?] = [:]
 
     private enum Accessor {
         case attribute(read: (any PersistentModel) throws -> AttributeValue)
@@ -70,6 +75,11 @@ final class EntityMapping {
             }
         }
         self.table = table
+        var attributeProperties = Array(repeating: 0, count: entity.attributes.count)
+        for (property, slot) in slots.enumerated() {
+            if case .attribute(let attribute) = slot { attributeProperties[attribute] = property }
+        }
+        self.attributeProperties = attributeProperties
         self.entityName = binding.entityName
         self.propertyNames = binding.properties.map(\.name)
         self.accessors = binding.properties.map { property in

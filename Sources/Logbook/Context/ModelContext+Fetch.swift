@@ -112,7 +112,7 @@ extension ModelContext {
     /// The registered object of a stored model, created from its row when needed.
     func materialize<T: PersistentModel>(_ type: T.Type, _ id: UInt64, mapping: EntityMapping) throws -> T? {
         let identifier = PersistentIdentifier(entityName: mapping.entityName, number: id)
-        if let registered = registry[identifier] as? T { return registered }
+        if let registered = registry[identifier].flatMap(Self.exactly(T.self)) { return registered }
         guard let row = store.read({ $0.projection.tables[mapping.table].rows[id] }) else { return nil }
         return try materialize(T.self, id, row: row, mapping: mapping)
     }
@@ -131,7 +131,7 @@ extension ModelContext {
         mapping: EntityMapping
     ) throws -> T {
         let identifier = PersistentIdentifier(entityName: mapping.entityName, number: id)
-        if let registered = registry[identifier] as? T { return registered }
+        if let registered = registry[identifier].flatMap(Self.exactly(T.self)) { return registered }
         var values = [AttributeValue](repeating: .null, count: mapping.slots.count)
         for (property, slot) in mapping.slots.enumerated() {
             if case .attribute(let attribute) = slot { values[property] = row.values[attribute] }
@@ -145,6 +145,12 @@ extension ModelContext {
         let model = try T(_$storage: storage, values: values)
         registry[identifier] = model
         return model
+    }
+
+    /// The registered object as a `T` when it is exactly one: model classes are final, so a
+    /// comparison of metatypes replaces a dynamic cast on the path of every fetch.
+    static func exactly<T: PersistentModel>(_: T.Type) -> (any PersistentModel) -> T? {
+        { model in type(of: model) == T.self ? unsafeDowncast(model, to: T.self) : nil }
     }
 
     /// Gives attributes that have no stored value yet a placeholder (zero, empty) so that a

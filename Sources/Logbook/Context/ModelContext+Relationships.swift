@@ -15,6 +15,17 @@ extension ModelContext: ModelObserver {
     ) {
         for related in newValue { insertIfNew(related) }
         guard let inverse = inverseProperty(of: model, index) else { return }
+        // Most changes are an append to a short array: compare identities in place rather than
+        // building two sets for every append.
+        if oldValue.count <= 16 && newValue.count <= 16 {
+            for target in oldValue where !newValue.contains(where: { $0 === target }) {
+                remove(model, from: target, inverse)
+            }
+            for target in newValue where !oldValue.contains(where: { $0 === target }) {
+                add(model, to: target, inverse, partnerProperty: index)
+            }
+            return
+        }
         let before = Set(oldValue.map(ObjectIdentifier.init))
         let after = Set(newValue.map(ObjectIdentifier.init))
         for target in oldValue where !after.contains(ObjectIdentifier(target)) {

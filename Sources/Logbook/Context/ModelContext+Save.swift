@@ -170,14 +170,18 @@ extension ModelContext {
     ) throws -> (Event, [Event]) {
         let mapping = mapping(of: model)
         let entityName = mapping.entityName
+        // Attributes in schema order, which replay matches by position before it hashes names.
         var attributes: [Event.Field] = []
-        attributes.reserveCapacity(mapping.slots.count)
+        attributes.reserveCapacity(mapping.attributeProperties.count)
+        for property in mapping.attributeProperties {
+            attributes.append(Event.Field(mapping.propertyNames[property], try mapping.attribute(model, property)))
+        }
         var toOne: [Event.Reference] = []
         var links: [Event] = []
-        for (property, slot) in mapping.slots.enumerated() {
-            switch slot {
+        for property in mapping.relationshipProperties {
+            switch mapping.slots[property] {
             case .attribute:
-                attributes.append(Event.Field(mapping.propertyNames[property], try mapping.attribute(model, property)))
+                continue
             case .relationship(let index):
                 let link = mapping.links[index]
                 guard link.isRecorded else { continue }

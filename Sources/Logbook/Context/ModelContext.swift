@@ -98,15 +98,15 @@ public final class ModelContext {
         let key = ObjectIdentifier(model)
         if deleted.removeValue(forKey: key) != nil { return }
         if inserted[key] != nil || model.storedIdentifier != nil { return }
-        _ = mapping(for: T.self)
+        let mapping = mapping(for: T.self)
         inserted[key] = model
         insertionOrder.append(key)
         model._$storage.observer = self
         scheduleAutosave()
         // Relationships set by the model's initializer bypass the observer: keep their inverses
         // in step now, and insert the models they reach.
-        for property in mapping(for: T.self).relationshipProperties {
-            let related = model.rawRelationship(property)
+        for property in mapping.relationshipProperties {
+            let related = mapping.related(model, property)
             if !related.isEmpty { self.model(model, didSetRelationship: property, from: [], to: related) }
         }
     }

@@ -1,22 +1,30 @@
 import Foundation
 
-/// Recognises `#Predicate { $0.property == value }` (either way round) in a predicate's
-/// expression tree, so that a fetch on a unique attribute can use the unique index.
-protocol EqualityToConstant {
+/// Recognises `#Predicate { $0.property == value }` in a predicate's expression tree, so that a
+/// fetch can use a unique index, or compare stored values, instead of making every object.
+///
+/// Each shape is one protocol that `PredicateExpressions.Equal` conforms to under conditions on
+/// its operands. Whether an expression type has a shape is found once per type, with a cast of
+/// its metatype, and remembered with a reader of that type's values (see
+/// ``EntityMapping/keyPathAndValue(of:)``): a dynamic cast of every predicate cost more than the
+/// rest of a fetch by a unique name.
+protocol KeyPathEqualsConstant {
     /// The key path compared and the constant it is compared with.
-    var keyPathAndValue: (AnyKeyPath, Any)? { get }
+    var keyPathAndValue: (AnyKeyPath, AttributeValue) { get }
 }
 
-extension PredicateExpressions.Equal: EqualityToConstant {
-    var keyPathAndValue: (AnyKeyPath, Any)? {
-        if let keyPath = lhs as? any KeyPathOnVariable, let value = rhs as? any ConstantValue {
-            return (keyPath.anyKeyPath, value.anyValue)
-        }
-        if let keyPath = rhs as? any KeyPathOnVariable, let value = lhs as? any ConstantValue {
-            return (keyPath.anyKeyPath, value.anyValue)
-        }
-        return nil
-    }
+/// `value == $0.property`.
+protocol ConstantEqualsKeyPath {
+    /// The key path compared and the constant it is compared with.
+    var keyPathAndValue: (AnyKeyPath, AttributeValue) { get }
+}
+
+extension PredicateExpressions.Equal: KeyPathEqualsConstant where LHS: KeyPathOnVariable, RHS: ConstantValue {
+    var keyPathAndValue: (AnyKeyPath, AttributeValue) { (lhs.anyKeyPath, rhs.attributeValue) }
+}
+
+extension PredicateExpressions.Equal: ConstantEqualsKeyPath where LHS: ConstantValue, RHS: KeyPathOnVariable {
+    var keyPathAndValue: (AnyKeyPath, AttributeValue) { (rhs.anyKeyPath, lhs.attributeValue) }
 }
 
 protocol KeyPathOnVariable {
@@ -31,12 +39,50 @@ extension PredicateExpressions.KeyPath: KeyPathOnVariable where Root: VariableEx
 protocol VariableExpression {}
 extension PredicateExpressions.Variable: VariableExpression {}
 
+/// A constant of a type that attributes can hold.
 protocol ConstantValue {
-    var anyValue: Any { get }
+    var attributeValue: AttributeValue { get }
 }
 
-extension PredicateExpressions.Value: ConstantValue {
-    var anyValue: Any { value }
+extension PredicateExpressions.Value: ConstantValue where Output: AttributeValueConvertible {
+    var attributeValue: AttributeValue { value.attributeValue }
+}
+
+/// Reads the key path and the constant of an equality expression, given a pointer to a value of
+/// the one expression type it was made for.
+typealias EqualityReader = (UnsafeRawPointer) -> (AnyKeyPath, AttributeValue)
+
+extension EntityMapping {
+    /// The key path and constant of `$0.property == value` or `value == $0.property`, or `nil`
+    /// for any other expression.
+    func keyPathAndValue<Expression: StandardPredicateExpression<Bool>>(
+        of expression: Expression
+    ) -> (AnyKeyPath, AttributeValue)? {
+        let key = ObjectIdentifier(Expression.self)
+        let reader: EqualityReader?
+        if let known = equalityReaders[key] {
+            reader = known
+        } else {
+            reader = Self.equalityReader(for: Expression.self)
+            equalityReaders[key] = reader
+        }
+        guard let reader else { return nil }
+        return withUnsafePointer(to: expression) { reader(UnsafeRawPointer($0)) }
+    }
+
+    private static func equalityReader<Expression>(for _: Expression.Type) -> EqualityReader? {
+        if let shape = Expression.self as? any KeyPathEqualsConstant.Type { return reader(shape) }
+        if let shape = Expression.self as? any ConstantEqualsKeyPath.Type { return reader(shape) }
+        return nil
+    }
+
+    private static func reader<Shape: KeyPathEqualsConstant>(_: Shape.Type) -> EqualityReader {
+        { $0.assumingMemoryBound(to: Shape.self).pointee.keyPathAndValue }
+    }
+
+    private static func reader<Shape: ConstantEqualsKeyPath>(_: Shape.Type) -> EqualityReader {
+        { $0.assumingMemoryBound(to: Shape.self).pointee.keyPathAndValue }
+    }
 }
 
 extension ModelContext {
@@ -47,13 +93,10 @@ extension ModelContext {
     /// - Returns: the identifiers in ascending order, or `nil` when the predicate is not such an
     ///   equality and every object must be looked at.
     func equalityMatches<T: PersistentModel>(_ predicate: Predicate<T>, mapping: EntityMapping) -> [UInt64]? {
-        guard let equality = predicate.expression as? any EqualityToConstant,
-            let (keyPath, constant) = equality.keyPathAndValue,
+        guard let (keyPath, value) = mapping.keyPathAndValue(of: predicate.expression),
             let property = mapping.propertyIndex(of: keyPath, in: T.self),
-            case .attribute(let attribute) = mapping.slots[property],
-            let convertible = constant as? any AttributeValueConvertible
+            case .attribute(let attribute) = mapping.slots[property]
         else { return nil }
-        let value = convertible.attributeValue
         return store.read { state -> [UInt64] in
             if state.projection.tables[mapping.table].isUnique(attribute) {
                 return state.projection.tables[mapping.table].lookup(unique: attribute, value).map { [$0] } ?? []

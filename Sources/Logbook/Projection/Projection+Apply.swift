@@ -28,20 +28,20 @@ extension Projection {
             guard let table = table(named: update.entity) else { return nil }
             let id = resolve(update.id)
             guard var row = tables[table].rows[id] else { return nil }
-            for field in update.attributes {
-                if let index = tables[table].attributeIndex[field.name] { row.values[index] = field.value }
+            for (position, field) in update.attributes.enumerated() {
+                if let index = tables[table].attribute(named: field.name, at: position) { row.values[index] = field.value }
             }
             if let holder = uniqueCollision(table, row, excluding: id) {
                 fold(table, id, into: holder, values: row.values)
                 for reference in update.toOne {
-                    guard let relationship = tables[table].relationshipIndex[reference.name] else { continue }
+                    guard let relationship = tables[table].relationship(named: reference.name) else { continue }
                     setToOne(table, holder, relationship, reference.target.map(resolve))
                 }
                 return holder
             }
             setAttributes(table, id, update.attributes)
             for reference in update.toOne {
-                guard let relationship = tables[table].relationshipIndex[reference.name] else { continue }
+                guard let relationship = tables[table].relationship(named: reference.name) else { continue }
                 setToOne(table, id, relationship, reference.target.map(resolve))
             }
             return id
@@ -71,8 +71,8 @@ extension Projection {
     ) -> UInt64 {
         nextIdentifier = max(nextIdentifier, id + 1)
         var row = tables[table].emptyRow
-        for field in attributes {
-            if let index = tables[table].attributeIndex[field.name] { row.values[index] = field.value }
+        for (position, field) in attributes.enumerated() {
+            if let index = tables[table].attribute(named: field.name, at: position) { row.values[index] = field.value }
         }
         if let survivor = uniqueCollision(table, row, excluding: id) {
             alias(id, to: survivor)
@@ -80,7 +80,7 @@ extension Projection {
             setAttributes(table, survivor, attributes)
             for reference in toOne {
                 guard let target = reference.target,
-                    let relationship = tables[table].relationshipIndex[reference.name]
+                    let relationship = tables[table].relationship(named: reference.name)
                 else { continue }
                 setToOne(table, survivor, relationship, resolve(target))
             }
@@ -89,7 +89,7 @@ extension Projection {
         tables[table].rows[id] = row
         tables[table].index(id, row)
         for reference in toOne {
-            guard let relationship = tables[table].relationshipIndex[reference.name] else { continue }
+            guard let relationship = tables[table].relationship(named: reference.name) else { continue }
             setToOne(table, id, relationship, reference.target.map(resolve))
         }
         return id
@@ -145,8 +145,8 @@ extension Projection {
     private mutating func setAttributes(_ table: Int, _ id: UInt64, _ attributes: [Event.Field]) {
         guard var row = tables[table].rows[id] else { return }
         tables[table].unindex(id, row)
-        for field in attributes {
-            if let index = tables[table].attributeIndex[field.name] { row.values[index] = field.value }
+        for (position, field) in attributes.enumerated() {
+            if let index = tables[table].attribute(named: field.name, at: position) { row.values[index] = field.value }
         }
         tables[table].rows[id] = row
         tables[table].index(id, row)
@@ -172,7 +172,7 @@ extension Projection {
 
     private func locate(_ link: Event.Link) -> (Int, UInt64, Int)? {
         guard let table = table(named: link.entity),
-            let relationship = tables[table].relationshipIndex[link.relationship]
+            let relationship = tables[table].relationship(named: link.relationship)
         else { return nil }
         let id = resolve(link.id)
         guard tables[table].rows[id] != nil else { return nil }
@@ -181,9 +181,9 @@ extension Projection {
 
     /// Sets a to-one relationship and keeps its inverse in step.
     private mutating func setToOne(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64?) {
-        guard let current = tables[table].rows[id]?.relationships[relationship] else { return }
-        if current.first == target { return }
-        if let old = current.first { disconnect(table, id, relationship, old) }
+        guard let current = tables[table].rows[id].map({ $0.relationships[relationship].first }) else { return }
+        if current == target { return }
+        if let old = current { disconnect(table, id, relationship, old) }
         if let target { connect(table, id, relationship, target) }
     }
 
@@ -206,23 +206,26 @@ extension Projection {
 
     /// Adds one identifier to one side. A to-one side that pointed elsewhere lets go of its old
     /// target first, on both sides, so that a one-to-one or one-to-many pair stays consistent.
+    ///
+    /// The relationship is read and changed in separate statements, so that no copy of its
+    /// array is alive while it changes: a live copy would make every append copy the array.
     private mutating func addToRelationship(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
-        guard let current = tables[table].rows[id]?.relationships[relationship] else { return }
         let link = links[table][relationship]
         if link.isToMany {
-            if !current.contains(target) { tables[table].rows[id]?.relationships[relationship].append(target) }
+            guard tables[table].rows[id]?.relationships[relationship].contains(target) == false else { return }
+            tables[table].rows[id]?.relationships[relationship].append(target)
             return
         }
-        if current.first == target { return }
-        if let old = current.first, let inverse = link.inverse, link.destination >= 0 {
+        guard let current = tables[table].rows[id].map({ $0.relationships[relationship].first }) else { return }
+        if current == target { return }
+        if let old = current, let inverse = link.inverse, link.destination >= 0 {
             removeFromRelationship(link.destination, old, inverse, id)
         }
         tables[table].rows[id]?.relationships[relationship] = [target]
     }
 
     private mutating func removeFromRelationship(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
-        guard table >= 0, let current = tables[table].rows[id]?.relationships[relationship],
-            let position = current.firstIndex(of: target)
+        guard table >= 0, let position = tables[table].rows[id]?.relationships[relationship].firstIndex(of: target)
         else { return }
         tables[table].rows[id]?.relationships[relationship].remove(at: position)
     }

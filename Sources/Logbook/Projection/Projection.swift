@@ -79,6 +79,7 @@ package struct Projection: Sendable {
 
     /// The identifier an object is known by now: itself, or the object it was merged into.
     package func resolve(_ id: UInt64) -> UInt64 {
+        if aliases.isEmpty { return id }
         var current = id
         while let next = aliases[current], next != current { current = next }
         return current
