@@ -29,7 +29,9 @@ extension Projection {
             let id = resolve(update.id)
             guard var row = tables[table].rows[id] else { return nil }
             for (position, field) in update.attributes.enumerated() {
-                if let index = tables[table].attribute(named: field.name, at: position) { row.values[index] = field.value }
+                if let index = tables[table].attribute(named: field.name, at: position) {
+                    row.values[index] = field.value
+                }
             }
             if let holder = uniqueCollision(table, row, excluding: id) {
                 fold(table, id, into: holder, values: row.values)
