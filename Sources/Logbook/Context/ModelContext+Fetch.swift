@@ -17,11 +17,11 @@ extension ModelContext {
     /// - Throws: An error evaluating the predicate, or ``SchemaError`` when a stored value no
     ///   longer converts to its property's type.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
-        var (models, judgedOnStoredValues) = try candidates(descriptor)
+        var (models, judgedOnStoredValues, sorted) = try candidates(descriptor)
         if let predicate = descriptor.predicate, !judgedOnStoredValues {
             models = try models.filter { try predicate.evaluate($0) }
         }
-        if !descriptor.sortBy.isEmpty {
+        if !descriptor.sortBy.isEmpty && !sorted {
             models.sort(using: descriptor.sortBy)
         }
         let offset = min(max(descriptor.fetchOffset ?? 0, 0), models.count)
@@ -74,22 +74,37 @@ extension ModelContext {
     /// The objects the predicate is to be evaluated on, and whether they were already matched on
     /// their stored values (an equality without pending changes), so that evaluating the
     /// predicate on the objects' unsaved values would be wrong.
-    private func candidates<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> ([T], Bool) {
+    ///
+    /// The third value tells whether the objects are already in the descriptor's order: without
+    /// pending changes, an equality's matches are put in order on their stored values when
+    /// every sort descriptor compares dates or integers.
+    private func candidates<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> ([T], Bool, Bool) {
         refreshIfStoreChanged()
         let mapping = mapping(for: T.self)
         var models: [T] = []
-        if let predicate = descriptor.predicate, let matches = equalityMatches(predicate, mapping: mapping) {
+        if let predicate = descriptor.predicate, var matches = equalityMatches(predicate, mapping: mapping) {
+            var sorted = false
+            if !hasPendingChanges, !descriptor.sortBy.isEmpty,
+                let ordered = orderedOnStoredValues(matches, descriptor.sortBy, mapping: mapping)
+            {
+                matches = ordered
+                sorted = true
+            }
             for id in matches {
                 if let model = try materialize(T.self, id, mapping: mapping) { models.append(model) }
             }
             // Without unsaved changes, the stored values are the objects' values: the match stands.
-            guard descriptor.includePendingChanges, hasPendingChanges else { return (models, true) }
+            guard descriptor.includePendingChanges, hasPendingChanges else { return (models, true, sorted) }
             // Unsaved changes may make other registered objects match; the predicate decides.
             if !dirty.isEmpty {
                 let found = Set(models.map(ObjectIdentifier.init))
+                let count = models.count
                 for case let model as T in dirty.values where !found.contains(ObjectIdentifier(model)) {
                     models.append(model)
                 }
+                // Stored objects in the order of their identifiers, as a fetch of every object
+                // gives them, so that sorting leaves equal objects in the same order either way.
+                if models.count > count { models.sort { ($0.storedIdentifier ?? 0) < ($1.storedIdentifier ?? 0) } }
             }
         } else {
             let rows = store.read { $0.projection.tables[mapping.table].rows }
@@ -99,14 +114,14 @@ extension ModelContext {
                 models.append(try materialize(T.self, id, row: row, mapping: mapping))
             }
         }
-        guard descriptor.includePendingChanges else { return (models, false) }
+        guard descriptor.includePendingChanges else { return (models, false, false) }
         if !deleted.isEmpty {
             models.removeAll { deleted[ObjectIdentifier($0)] != nil }
         }
         for key in insertionOrder {
             if let model = inserted[key] as? T { models.append(model) }
         }
-        return (models, false)
+        return (models, false, false)
     }
 
     /// The registered object of a stored model, created from its row when needed.

@@ -184,6 +184,12 @@ final class Store: Sendable {
         state.withLock { body($0) }
     }
 
+    /// The objects of a table whose attribute equals `value`, in ascending order, from the
+    /// attribute's equality index, which is built the first time it is asked for.
+    func indexMatches(table: Int, attribute: Int, value: AttributeValue) -> [UInt64] {
+        state.withLock { $0.projection.matches(table: table, attribute: attribute, value: value) }
+    }
+
     /// Builds a batch against the projection, appends it and applies it.
     ///
     /// `build` reads the projection and allocates identifiers from the counter it is given;

@@ -88,7 +88,8 @@ extension EntityMapping {
 extension ModelContext {
     /// The stored objects a predicate can match, when it is an equality between an attribute and
     /// a constant (`$0.destination == "Lisbon"`): from the unique index when the attribute is
-    /// unique, otherwise by comparing stored values, without making an object of every row.
+    /// unique, otherwise from an equality index of the attribute, which the first such fetch
+    /// builds and every later change keeps up to date.
     ///
     /// - Returns: the identifiers in ascending order, or `nil` when the predicate is not such an
     ///   equality and every object must be looked at.
@@ -97,15 +98,12 @@ extension ModelContext {
             let property = mapping.propertyIndex(of: keyPath, in: T.self),
             case .attribute(let attribute) = mapping.slots[property]
         else { return nil }
-        return store.read { state -> [UInt64] in
-            if state.projection.tables[mapping.table].isUnique(attribute) {
-                return state.projection.tables[mapping.table].lookup(unique: attribute, value).map { [$0] } ?? []
-            }
-            var matches: [UInt64] = []
-            for (id, row) in state.projection.tables[mapping.table].rows where row.values[attribute] == value {
-                matches.append(id)
-            }
-            return matches.sorted()
+        if let unique = store.read({ state -> [UInt64]? in
+            guard state.projection.tables[mapping.table].isUnique(attribute) else { return nil }
+            return state.projection.tables[mapping.table].lookup(unique: attribute, value).map { [$0] } ?? []
+        }) {
+            return unique
         }
+        return store.indexMatches(table: mapping.table, attribute: attribute, value: value)
     }
 }

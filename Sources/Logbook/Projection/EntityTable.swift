@@ -14,6 +14,11 @@ package struct EntityTable: Sendable {
     let attributeIndex: [String: Int]
     /// Relationship index by current name and by every original name.
     let relationshipIndex: [String: Int]
+    /// The attributes that have an equality index, built the first time a fetch compares one
+    /// with a constant, and kept up to date from then on.
+    private var indexedAttributes: [Int] = []
+    /// For each of ``indexedAttributes``: value to the identifiers holding it, in no order.
+    private var equalityIndexes: [Int: [AttributeValue: [UInt64]]] = [:]
     /// The current attribute and relationship names, in schema order.
     private let attributeNames: [String]
     private let relationshipNames: [String]
@@ -82,10 +87,27 @@ package struct EntityTable: Sendable {
         uniqueAttributes.contains(attribute)
     }
 
+    /// The identifiers whose attribute at `attribute` equals `value`, in ascending order, from
+    /// the attribute's equality index, which is built first if the attribute has none yet.
+    ///
+    /// - Complexity: O(*n*) the first time for an attribute, then O(*k* log *k*) for *k* matches.
+    package mutating func matches(_ attribute: Int, _ value: AttributeValue) -> [UInt64] {
+        if !indexedAttributes.contains(attribute) {
+            var index: [AttributeValue: [UInt64]] = [:]
+            for (id, row) in rows { index[row.values[attribute], default: []].append(id) }
+            equalityIndexes[attribute] = index
+            indexedAttributes.append(attribute)
+        }
+        return equalityIndexes[attribute]?[value]?.sorted() ?? []
+    }
+
     mutating func index(_ id: UInt64, _ row: Row) {
         for position in uniqueAttributes.indices {
             let value = row.values[uniqueAttributes[position]]
             if value != .null { uniqueIndexes[position][value] = id }
+        }
+        for attribute in indexedAttributes {
+            equalityIndexes[attribute]?[row.values[attribute], default: []].append(id)
         }
     }
 
@@ -93,6 +115,12 @@ package struct EntityTable: Sendable {
         for position in uniqueAttributes.indices {
             let value = row.values[uniqueAttributes[position]]
             if uniqueIndexes[position][value] == id { uniqueIndexes[position][value] = nil }
+        }
+        for attribute in indexedAttributes {
+            let value = row.values[attribute]
+            guard let position = equalityIndexes[attribute]?[value]?.firstIndex(of: id) else { continue }
+            equalityIndexes[attribute]?[value]?.remove(at: position)
+            if equalityIndexes[attribute]?[value]?.isEmpty == true { equalityIndexes[attribute]?[value] = nil }
         }
     }
 }

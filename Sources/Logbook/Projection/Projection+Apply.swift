@@ -72,7 +72,7 @@ extension Projection {
         _ toOne: [Event.Reference]
     ) -> UInt64 {
         nextIdentifier = max(nextIdentifier, id + 1)
-        var row = tables[table].emptyRow
+        var row = tables.withUnsafeBufferPointer { $0[table].emptyRow }
         for (position, field) in attributes.enumerated() {
             if let index = tables[table].attribute(named: field.name, at: position) { row.values[index] = field.value }
         }
@@ -137,11 +137,16 @@ extension Projection {
     }
 
     private func uniqueCollision(_ table: Int, _ row: Row, excluding id: UInt64) -> UInt64? {
-        let entityTable = tables[table]
-        for (position, attribute) in entityTable.uniqueAttributes.enumerated() where row.values[attribute] != .null {
-            if let holder = entityTable.uniqueIndexes[position][row.values[attribute]], holder != id { return holder }
+        // Through a buffer pointer: reading the table out of the array would copy all of it.
+        tables.withUnsafeBufferPointer { tables in
+            for (position, attribute) in tables[table].uniqueAttributes.enumerated()
+            where row.values[attribute] != .null {
+                if let holder = tables[table].uniqueIndexes[position][row.values[attribute]], holder != id {
+                    return holder
+                }
+            }
+            return nil
         }
-        return nil
     }
 
     private mutating func setAttributes(_ table: Int, _ id: UInt64, _ attributes: [Event.Field]) {

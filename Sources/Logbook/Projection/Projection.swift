@@ -85,6 +85,11 @@ package struct Projection: Sendable {
         return current
     }
 
+    /// The objects of a table whose attribute equals `value`; see ``EntityTable/matches(_:_:)``.
+    package mutating func matches(table: Int, attribute: Int, value: AttributeValue) -> [UInt64] {
+        tables[table].matches(attribute, value)
+    }
+
     /// Hands out a new identifier.
     package mutating func allocateIdentifier() -> UInt64 {
         defer { nextIdentifier += 1 }
