@@ -24,8 +24,6 @@ final class EntityMapping {
     let inverseProperties: [Int?]
     /// Whether any relationship has a minimum or maximum model count.
     let hasCountLimits: Bool
-    /// For each of the entity's attributes, in schema order: its property index.
-    let attributeProperties: [Int]
     /// The entity name.
     let entityName: String
     /// Each property's name, by property index.
@@ -75,11 +73,6 @@ final class EntityMapping {
             }
         }
         self.table = table
-        var attributeProperties = Array(repeating: 0, count: entity.attributes.count)
-        for (property, slot) in slots.enumerated() {
-            if case .attribute(let attribute) = slot { attributeProperties[attribute] = property }
-        }
-        self.attributeProperties = attributeProperties
         self.entityName = binding.entityName
         self.propertyNames = binding.properties.map(\.name)
         self.accessors = binding.properties.map { property in

@@ -170,10 +170,11 @@ extension ModelContext {
     ) throws -> (Event, [Event]) {
         let mapping = mapping(of: model)
         let entityName = mapping.entityName
-        // Attributes in schema order, which replay matches by position before it hashes names.
+        // Attributes in declaration order, as the model type lists them.
         var attributes: [Event.Field] = []
-        attributes.reserveCapacity(mapping.attributeProperties.count)
-        for property in mapping.attributeProperties {
+        attributes.reserveCapacity(mapping.slots.count)
+        for (property, slot) in mapping.slots.enumerated() {
+            guard case .attribute = slot else { continue }
             attributes.append(Event.Field(mapping.propertyNames[property], try mapping.attribute(model, property)))
         }
         var toOne: [Event.Reference] = []

@@ -21,6 +21,8 @@ package struct EntityTable: Sendable {
     private var equalityIndexes: [Int: [AttributeValue: [UInt64]]] = [:]
     /// The current attribute and relationship names, in schema order.
     private let attributeNames: [String]
+    /// For each field position of an event: the attribute found there last time.
+    private var fieldOrder: [Int]
     private let relationshipNames: [String]
 
     /// - Parameters:
@@ -44,20 +46,27 @@ package struct EntityTable: Sendable {
         for (index, relationship) in entity.relationships.enumerated() { relationships[relationship.name] = index }
         relationshipIndex = relationships
         attributeNames = entity.attributes.map(\.name)
+        fieldOrder = Array(entity.attributes.indices)
         relationshipNames = entity.relationships.map(\.name)
         uniqueAttributes = entity.attributes.indices.filter { entity.attributes[$0].isUnique }
         uniqueIndexes = Array(repeating: [:], count: uniqueAttributes.count)
     }
 
-    /// The index of the attribute an event names, trying `position` first.
+    /// The index of the attribute an event names at its field `position`, trying first the
+    /// attribute found at that position last time.
     ///
-    /// Saves write an object's attributes in schema order, so the name at an event's n-th field
-    /// is nearly always the n-th attribute's: a comparison of two short strings instead of a
-    /// hash, for every value replayed.
+    /// The events of one entity nearly always list their attributes in the same order (the
+    /// model type's declaration order), so after the first event a comparison of two short
+    /// strings replaces a hash, for every value replayed.
     @inline(__always)
-    func attribute(named name: String, at position: Int) -> Int? {
-        if position < attributeNames.count, attributeNames[position] == name { return position }
-        return attributeIndex[name]
+    mutating func attribute(named name: String, at position: Int) -> Int? {
+        if position < fieldOrder.count {
+            let guess = fieldOrder[position]
+            if attributeNames[guess] == name { return guess }
+        }
+        guard let index = attributeIndex[name] else { return nil }
+        if position < fieldOrder.count { fieldOrder[position] = index }
+        return index
     }
 
     /// The index of the relationship an event names: entities have few relationships, and a
