@@ -11,9 +11,12 @@ extension ModelContext {
     /// marked for deletion do not.
     ///
     /// - Complexity: O(1) for an equality on a unique attribute, answered from the unique
-    ///   index; O(*n*) comparisons of stored values, and objects made only for the matches, for
-    ///   an equality on another attribute; otherwise O(*n* log *n*) in the number of models of
-    ///   the type, each made into an object.
+    ///   index. For an equality on another attribute, O(*k* log *k*) in the *k* matches, from an
+    ///   equality index of the attribute that the first such fetch builds in O(*n*) and every
+    ///   later change keeps up to date; only the matches are made into objects, and without
+    ///   unsaved changes they are sorted on their stored values when every sort descriptor
+    ///   compares a date or an integer. Otherwise O(*n* log *n*) in the number of models of the
+    ///   type, each made into an object.
     /// - Throws: An error evaluating the predicate, or ``SchemaError`` when a stored value no
     ///   longer converts to its property's type.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
