@@ -45,7 +45,8 @@ final class EntityMapping {
         case relationship(
             read: (any PersistentModel) -> [any PersistentModel],
             write: (any PersistentModel, [any PersistentModel], _ observed: Bool) -> Void,
-            isToMany: Bool
+            isToMany: Bool,
+            target: any PersistentModel.Type
         )
     }
 
@@ -88,7 +89,8 @@ final class EntityMapping {
                         let model = unsafeDowncast(model, to: Model.self)
                         if observed { observedWrite(model, related) } else { write(model, related) }
                     },
-                    isToMany: access.isToMany
+                    isToMany: access.isToMany,
+                    target: access.targetType
                 )
             }
         }
@@ -133,7 +135,7 @@ extension EntityMapping {
 
     /// The related models as `model` holds them now, without loading a fault.
     func related(_ model: any PersistentModel, _ property: Int) -> [any PersistentModel] {
-        guard case .relationship(let read, _, _) = accessors[property] else {
+        guard case .relationship(let read, _, _, _) = accessors[property] else {
             preconditionFailure("property \(property) of \(entityName) is not a relationship")
         }
         return read(model)
@@ -142,7 +144,7 @@ extension EntityMapping {
     /// Sets the related models of `model`, through the observation registrar when `observed`,
     /// without recording a change.
     func setRelated(_ model: any PersistentModel, _ property: Int, _ models: [any PersistentModel], observed: Bool) {
-        guard case .relationship(_, let write, _) = accessors[property] else {
+        guard case .relationship(_, let write, _, _) = accessors[property] else {
             preconditionFailure("property \(property) of \(entityName) is not a relationship")
         }
         write(model, models, observed)
@@ -150,8 +152,14 @@ extension EntityMapping {
 
     /// Whether the relationship at a property index is to-many.
     func isToMany(_ property: Int) -> Bool {
-        guard case .relationship(_, _, let isToMany) = accessors[property] else { return false }
+        guard case .relationship(_, _, let isToMany, _) = accessors[property] else { return false }
         return isToMany
+    }
+
+    /// The model type a relationship at a property index leads to.
+    func targetType(_ property: Int) -> (any PersistentModel.Type)? {
+        guard case .relationship(_, _, _, let target) = accessors[property] else { return nil }
+        return target
     }
 }
 
@@ -179,33 +187,4 @@ extension PersistentModel {
         }
         if observed { try access.observedWrite(self, value) } else { try access.write(self, value) }
     }
-
-    /// The related models as the object holds them now, without loading a fault.
-    func rawRelationship(_ property: Int) -> [any PersistentModel] {
-        relationshipAccess(property).read(self)
-    }
-
-    func writeRelationship(_ property: Int, _ models: [any PersistentModel], observed: Bool) {
-        let access = relationshipAccess(property)
-        if observed { access.observedWrite(self, models) } else { access.write(self, models) }
-    }
-
-    func relationshipTargetType(_ property: Int) -> any PersistentModel.Type {
-        relationshipAccess(property).targetType
-    }
-
-    func relationshipIsToMany(_ property: Int) -> Bool {
-        relationshipAccess(property).isToMany
-    }
-
-    private func relationshipAccess(_ property: Int) -> RelationshipAccess<Self> {
-        guard case .relationship(let access) = Self._$binding.properties[property].kind else {
-            preconditionFailure("property \(property) of \(Self.self) is not a relationship")
-        }
-        return access
-    }
-
-    var propertyCount: Int { Self._$binding.properties.count }
-
-    func propertyName(_ property: Int) -> String { Self._$binding.properties[property].name }
 }

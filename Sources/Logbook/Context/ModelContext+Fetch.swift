@@ -142,6 +142,24 @@ extension ModelContext {
         return try open(type)
     }
 
+    /// The objects `id` refers to through a relationship of its table, made from their rows,
+    /// which are read from the store at once.
+    func materializeRelated<Target: PersistentModel>(
+        _: Target.Type,
+        of id: UInt64,
+        table: Int,
+        relationship: Int
+    ) -> [any PersistentModel] {
+        let targetMapping = mapping(for: Target.self)
+        let rows = store.read { state -> [(UInt64, Row)] in
+            let ids = state.projection.tables[table].rows[id]?.relationships[relationship] ?? []
+            return ids.compactMap { target in
+                state.projection.tables[targetMapping.table].rows[target].map { (target, $0) }
+            }
+        }
+        return rows.compactMap { try? materialize(Target.self, $0.0, row: $0.1, mapping: targetMapping) }
+    }
+
     private func materialize<T: PersistentModel>(
         _ type: T.Type,
         _ id: UInt64,
@@ -207,7 +225,7 @@ extension ModelContext {
             }
         }
         for property in mapping.relationshipProperties {
-            model.writeRelationship(property, [], observed: true)
+            mapping.setRelated(model, property, [], observed: true)
         }
         model._$storage.faultedProperties = PropertySet(mapping.relationshipProperties)
         if clearChanges { model._$storage.clearChanges() }

@@ -39,12 +39,9 @@ extension ModelContext: ModelObserver {
     func resolveFault(of model: any PersistentModel, relationship index: Int) {
         guard let id = model.storedIdentifier else { return }
         let mapping = mapping(of: model)
-        guard case .relationship(let relationship) = mapping.slots[index] else { return }
-        let ids = store.read { state in
-            state.projection.tables[mapping.table].rows[id]?.relationships[relationship] ?? []
-        }
-        let targetType = model.relationshipTargetType(index)
-        let targets = ids.compactMap { try? materialize(targetType, $0) }
+        guard case .relationship(let relationship) = mapping.slots[index], let targetType = mapping.targetType(index)
+        else { return }
+        let targets = materializeRelated(targetType, of: id, table: mapping.table, relationship: relationship)
         mapping.setRelated(model, index, targets, observed: false)
     }
 

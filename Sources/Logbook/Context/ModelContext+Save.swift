@@ -118,7 +118,12 @@ extension ModelContext {
                 for target in currentRelationship(model, property) where closure[ObjectIdentifier(target)] == nil {
                     let current = currentRelationship(target, inverse)
                     guard current.contains(where: { $0 === model }) else { continue }
-                    target.writeRelationship(inverse, current.filter { $0 !== model }, observed: true)
+                    self.mapping(of: target).setRelated(
+                        target,
+                        inverse,
+                        current.filter { $0 !== model },
+                        observed: true
+                    )
                     noteRelationshipChange(target, inverse)
                 }
             }
