@@ -140,7 +140,10 @@ extension LogVerifier {
             checkEvent: (@Sendable (UnsafeRawBufferPointer) -> String?)?
         ) -> [Decoded] {
             let results = Slots(base: .allocate(capacity: pending.count))
-            defer { results.base.deallocate() }
+            defer {
+                results.base.deinitialize()
+                results.base.deallocate()
+            }
             results.base.initialize(repeating: .failed)
             DispatchQueue.concurrentPerform(iterations: pending.count) { index in
                 let batch = pending[index]
