@@ -10,17 +10,18 @@ package enum LZ4 {
         guard source.count > 0, source.count <= Int(LZ4_MAX_INPUT_SIZE) else { return nil }
         let limit = source.count - 1
         guard limit > 0 else { return nil }
-        var output = [UInt8](repeating: 0, count: limit)
-        let written = output.withUnsafeMutableBytes { destination in
-            LZ4_compress_default(
+        // Not zero-filled first: only the bytes the compressor writes are kept.
+        var written: Int32 = 0
+        let output = [UInt8](unsafeUninitializedCapacity: limit) { destination, initialized in
+            written = LZ4_compress_default(
                 source.baseAddress?.assumingMemoryBound(to: CChar.self),
-                destination.baseAddress?.assumingMemoryBound(to: CChar.self),
+                UnsafeMutableRawPointer(destination.baseAddress)?.assumingMemoryBound(to: CChar.self),
                 Int32(source.count),
                 Int32(limit)
             )
+            initialized = max(Int(written), 0)
         }
         guard written > 0 else { return nil }
-        output.removeLast(output.count - Int(written))
         return output
     }
 

@@ -155,8 +155,14 @@ package struct SegmentScanner {
     ) -> Result<Batch, LogDamage.Reason> {
         let payload: [UInt8]
         if header.isCompressed {
-            var output = [UInt8](repeating: 0, count: Int(header.uncompressedLength))
-            guard output.withUnsafeMutableBytes({ LZ4.decompress(stored, into: $0) }) else {
+            // Not zero-filled first: a successful decompression writes every byte.
+            let length = Int(header.uncompressedLength)
+            var decompressed = false
+            let output = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+                decompressed = LZ4.decompress(stored, into: UnsafeMutableRawBufferPointer(buffer))
+                initialized = decompressed ? length : 0
+            }
+            guard decompressed else {
                 return .failure(.decompressionFailed(declaredLength: header.uncompressedLength))
             }
             payload = output
