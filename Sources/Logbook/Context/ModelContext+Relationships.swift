@@ -15,25 +15,21 @@ extension ModelContext: ModelObserver {
     ) {
         for related in newValue { insertIfNew(related) }
         guard let inverse = inverseProperty(of: model, index) else { return }
-        // Most changes are an append to a short array: compare identities in place rather than
-        // building two sets for every append.
-        if oldValue.count <= 16 && newValue.count <= 16 {
-            for target in oldValue where !newValue.contains(where: { $0 === target }) {
-                remove(model, from: target, inverse)
-            }
-            for target in newValue where !oldValue.contains(where: { $0 === target }) {
-                add(model, to: target, inverse, partnerProperty: index)
-            }
-            return
-        }
-        let before = Set(oldValue.map(ObjectIdentifier.init))
-        let after = Set(newValue.map(ObjectIdentifier.init))
-        for target in oldValue where !after.contains(ObjectIdentifier(target)) {
-            remove(model, from: target, inverse)
-        }
-        for target in newValue where !before.contains(ObjectIdentifier(target)) {
+        for target in Self.models(oldValue, missingFrom: newValue) { remove(model, from: target, inverse) }
+        for target in Self.models(newValue, missingFrom: oldValue) {
             add(model, to: target, inverse, partnerProperty: index)
         }
+    }
+
+    /// The models of `models` that `others` does not hold. Most changes append to a short array,
+    /// where comparing identities in place costs less than building a set for every append.
+    private static func models(
+        _ models: [any PersistentModel],
+        missingFrom others: [any PersistentModel]
+    ) -> [any PersistentModel] {
+        if others.count <= 16 { return models.filter { model in !others.contains { $0 === model } } }
+        let held = Set(others.map(ObjectIdentifier.init))
+        return models.filter { !held.contains(ObjectIdentifier($0)) }
     }
 
     func resolveFault(of model: any PersistentModel, relationship index: Int) {

@@ -185,33 +185,29 @@ extension ModelContext {
         var toOne: [Event.Reference] = []
         var links: [Event] = []
         for property in mapping.relationshipProperties {
-            switch mapping.slots[property] {
-            case .attribute:
-                continue
-            case .relationship(let index):
-                let link = mapping.links[index]
-                guard link.isRecorded else { continue }
-                let related = mapping.related(model, property)
-                if related.isEmpty { continue }
-                let targets = try related.map(identify)
-                if link.isToMany {
-                    links.append(
-                        .link(
-                            .init(
-                                entity: entityName,
-                                id: id,
-                                relationship: mapping.propertyNames[property],
-                                targets: targets
-                            )
+            guard case .relationship(let index) = mapping.slots[property] else { continue }
+            let link = mapping.links[index]
+            guard link.isRecorded else { continue }
+            let related = mapping.related(model, property)
+            if related.isEmpty { continue }
+            let targets = try related.map(identify)
+            if link.isToMany {
+                links.append(
+                    .link(
+                        .init(
+                            entity: entityName,
+                            id: id,
+                            relationship: mapping.propertyNames[property],
+                            targets: targets
                         )
                     )
-                } else if let target = targets.first {
-                    let reference = Event.Reference(mapping.propertyNames[property], target)
-                    if emitted.contains(target) || related.first?.storedIdentifier == target {
-                        toOne.append(reference)
-                    } else {
-                        links.append(.update(.init(entity: entityName, id: id, attributes: [], toOne: [reference])))
-                    }
+                )
+            } else if let target = targets.first {
+                let reference = Event.Reference(mapping.propertyNames[property], target)
+                if emitted.contains(target) || related.first?.storedIdentifier == target {
+                    toOne.append(reference)
+                } else {
+                    links.append(.update(.init(entity: entityName, id: id, attributes: [], toOne: [reference])))
                 }
             }
         }

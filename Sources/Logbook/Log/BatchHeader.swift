@@ -60,6 +60,34 @@ package struct BatchHeader: Hashable, Sendable {
         )
     }
 
+    /// Computes the checksum of a whole frame (header and stored payload, the header's length
+    /// fields already written) and stores it in the header's checksum field.
+    ///
+    /// - Returns: the checksum.
+    @discardableResult
+    package static func seal(_ frame: UnsafeMutableRawBufferPointer) -> UInt32 {
+        let checksum = checksum(
+            header: UnsafeRawBufferPointer(rebasing: frame[..<LogFormat.headerSize]),
+            payload: UnsafeRawBufferPointer(rebasing: frame[LogFormat.headerSize...])
+        )
+        frame.storeBytes(of: checksum.littleEndian, toByteOffset: LogFormat.Offset.checksum, as: UInt32.self)
+        return checksum
+    }
+
+    /// Where each batch of a segment's bytes starts and ends, going by the lengths in the
+    /// headers alone (checksums unchecked), up to the first bytes that do not frame a batch.
+    package static func frames(in bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
+        var frames: [Range<Int>] = []
+        var offset = 0
+        while let header = read(from: UnsafeRawBufferPointer(rebasing: bytes[offset...])),
+            header.frameSize <= bytes.count - offset
+        {
+            frames.append(offset..<(offset + header.frameSize))
+            offset += header.frameSize
+        }
+        return frames
+    }
+
     /// The checksum of a batch: the header bytes before the checksum field, then the payload.
     package static func checksum(header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) -> UInt32 {
         let covered = UnsafeRawBufferPointer(rebasing: header[..<LogFormat.Offset.checksum])

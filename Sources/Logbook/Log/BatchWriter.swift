@@ -53,11 +53,7 @@ package enum BatchWriter {
             header.write(to: bytes)
             let body = UnsafeMutableRawBufferPointer(rebasing: bytes[LogFormat.headerSize...])
             stored.withUnsafeBytes { body.copyMemory(from: $0) }
-            header.checksum = BatchHeader.checksum(
-                header: UnsafeRawBufferPointer(bytes),
-                payload: UnsafeRawBufferPointer(body)
-            )
-            header.write(to: bytes)
+            header.checksum = BatchHeader.seal(bytes)
         }
         return (header, frame)
     }

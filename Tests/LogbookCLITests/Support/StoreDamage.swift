@@ -96,36 +96,15 @@ enum StoreDamage: CaseIterable, CustomStringConvertible {
             try FileManager.default.copyItem(atPath: path, toPath: copy)
             return "copied \(name) to \((copy as NSString).lastPathComponent)"
         case .flipBytesBehindValidChecksums:
-            var frames: [Range<Int>] = []
-            var offset = 0
-            while offset + LogFormat.headerSize <= bytes.count,
-                let header = bytes[offset...].withUnsafeBytes({ BatchHeader.read(from: $0) }),
-                offset + header.frameSize <= bytes.count
-            {
-                frames.append(offset..<(offset + header.frameSize))
-                offset += header.frameSize
-            }
+            let frames = bytes.withUnsafeBytes { BatchHeader.frames(in: $0) }
             guard let frame = frames.randomElement(using: &random), frame.count > LogFormat.headerSize else {
                 return "nothing: \(name) frames no batch"
             }
             // Leave the magic number alone, so that the batch is still found.
             let target = Int.random(in: (frame.lowerBound + 4)..<frame.upperBound, using: &random)
             bytes[target] ^= UInt8.random(in: 1...255, using: &random)
-            for frame in frames {
-                let checksum = bytes.withUnsafeBytes { raw in
-                    BatchHeader.checksum(
-                        header: UnsafeRawBufferPointer(
-                            rebasing: raw[frame.lowerBound..<(frame.lowerBound + LogFormat.headerSize)]
-                        ),
-                        payload: UnsafeRawBufferPointer(
-                            rebasing: raw[(frame.lowerBound + LogFormat.headerSize)..<frame.upperBound]
-                        )
-                    )
-                }
-                withUnsafeBytes(of: checksum.littleEndian) { checksumBytes in
-                    let at = frame.lowerBound + LogFormat.Offset.checksum
-                    bytes.replaceSubrange(at..<(at + 4), with: checksumBytes)
-                }
+            bytes.withUnsafeMutableBytes { raw in
+                for frame in frames { BatchHeader.seal(UnsafeMutableRawBufferPointer(rebasing: raw[frame])) }
             }
             try write(bytes, to: path)
             return "flipped byte \(target) of \(name) and fixed the checksums"

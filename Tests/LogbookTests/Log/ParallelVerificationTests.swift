@@ -31,40 +31,14 @@ struct ParallelVerificationTests {
         log.close()
     }
 
-    /// The frames of a segment file: where each batch starts and ends.
-    private func frames(_ bytes: [UInt8]) -> [Range<Int>] {
-        var frames: [Range<Int>] = []
-        var offset = 0
-        while offset + LogFormat.headerSize <= bytes.count,
-            let header = bytes[offset...].withUnsafeBytes({ BatchHeader.read(from: $0) }),
-            offset + header.frameSize <= bytes.count
-        {
-            frames.append(offset..<(offset + header.frameSize))
-            offset += header.frameSize
-        }
-        return frames
-    }
-
-    /// Flips one byte of a batch's payload and, unless `keepChecksum`, stores the checksum of the
-    /// damaged bytes, so that decompression or event framing is what finds the damage.
+    /// Flips one byte of a batch's payload and, when `fixChecksum`, seals the batch again with
+    /// the checksum of the damaged bytes, so that decompression or event framing is what finds
+    /// the damage.
     private func damage(_ path: String, frame: Range<Int>, at position: Int, fixChecksum: Bool) throws {
         var bytes = try ByteSurgery.bytes(of: path)
         bytes[position] ^= 0x5A
         if fixChecksum {
-            let checksum = bytes.withUnsafeBytes { raw in
-                BatchHeader.checksum(
-                    header: UnsafeRawBufferPointer(
-                        rebasing: raw[frame.lowerBound..<(frame.lowerBound + LogFormat.headerSize)]
-                    ),
-                    payload: UnsafeRawBufferPointer(
-                        rebasing: raw[(frame.lowerBound + LogFormat.headerSize)..<frame.upperBound]
-                    )
-                )
-            }
-            withUnsafeBytes(of: checksum.littleEndian) { checksumBytes in
-                let at = frame.lowerBound + LogFormat.Offset.checksum
-                bytes.replaceSubrange(at..<(at + 4), with: checksumBytes)
-            }
+            _ = bytes.withUnsafeMutableBytes { BatchHeader.seal(UnsafeMutableRawBufferPointer(rebasing: $0[frame])) }
         }
         try ByteSurgery.write(bytes, to: path)
     }
@@ -107,7 +81,7 @@ struct ParallelVerificationTests {
             var done: [String] = []
             for _ in 0..<(1 + random(3)) {
                 let path = segments[random(segments.count)]
-                let frames = frames(try ByteSurgery.bytes(of: path))
+                let frames = try ByteSurgery.bytes(of: path).withUnsafeBytes { BatchHeader.frames(in: $0) }
                 let frame = frames[random(frames.count)]
                 let position = frame.lowerBound + LogFormat.headerSize + random(frame.count - LogFormat.headerSize)
                 let fixChecksum = random(4) != 0
