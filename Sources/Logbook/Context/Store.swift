@@ -146,22 +146,10 @@ final class Store: Sendable {
         fingerprint: String
     ) throws(LogbookError) -> Replayed {
         var replayed = Replayed()
-        func apply(_ envelope: EventEnvelope) {
-            switch envelope.event {
-            case .schema(let record):
-                replayed.latest = record
-                replayed.numbers[record.fingerprint] = record.number
-                state.lastSchemaNumber = max(state.lastSchemaNumber, record.number)
-            case .migration(let marker):
-                replayed.markers.append(marker)
-            default:
-                state.projection.apply(envelope.event)
-            }
-        }
         if let reader {
             do {
                 try EventStream.forEach(reader) { sequence, envelope in
-                    apply(envelope)
+                    apply(envelope, to: &state, &replayed)
                     state.projection.lastSequence = sequence
                 }
             } catch let error as LogbookError {
@@ -170,13 +158,42 @@ final class Store: Sendable {
                 preconditionFailure("replay's closure throws nothing: \(error)")
             }
         }
-        for envelope in pending { apply(envelope) }
-        // The current schema counts as recorded only if it is the latest one: after a migration
-        // away from it and back, it must be recorded again before new events use it.
-        if let latest = replayed.latest, latest.fingerprint == fingerprint {
-            state.currentSchemaNumber = latest.number
-        }
+        for envelope in pending { apply(envelope, to: &state, &replayed) }
+        noteCurrentSchema(replayed, in: &state, fingerprint: fingerprint)
         return replayed
+    }
+
+    /// Applies one replayed event: schema records and markers to `replayed`, changes to the
+    /// projection.
+    private static func apply(_ envelope: EventEnvelope, to state: inout State, _ replayed: inout Replayed) {
+        switch envelope.event {
+        case .schema(let record):
+            replayed.latest = record
+            replayed.numbers[record.fingerprint] = record.number
+            state.lastSchemaNumber = max(state.lastSchemaNumber, record.number)
+        case .migration(let marker):
+            replayed.markers.append(marker)
+        default:
+            state.projection.apply(envelope.event)
+        }
+    }
+
+    /// The current schema counts as recorded only if it is the latest one: after a migration
+    /// away from it and back, it must be recorded again before new events use it.
+    private static func noteCurrentSchema(_ replayed: Replayed, in state: inout State, fingerprint: String) {
+        guard let latest = replayed.latest else { return }
+        state.currentSchemaNumber = latest.fingerprint == fingerprint ? latest.number : nil
+    }
+
+    /// Applies events that follow the ones this store replayed: the batches of a migration's
+    /// stages, before they are appended, to the final store that replayed the log while the
+    /// stages ran. The result is the state a replay of the log followed by `pending` gives.
+    func replay(pending: [EventEnvelope]) {
+        state.withLock { state in
+            var replayed = Replayed()
+            for envelope in pending { Self.apply(envelope, to: &state, &replayed) }
+            Self.noteCurrentSchema(replayed, in: &state, fingerprint: fingerprint)
+        }
     }
 
     /// Reads the shared state.

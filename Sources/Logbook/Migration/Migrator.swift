@@ -20,14 +20,23 @@ struct Migrator {
             return
         }
         let start = try startIndex(latest)
-        let batches = try stageBatches(from: start, reader: log.reader())
-        let final = try Store(
-            capturing: plan.current,
-            history: plan.history,
-            reader: log.reader(),
-            pending: batches.flatMap { $0 },
-            logger: store.logger
-        )
+        // The log replayed at the final schema does not depend on what the stages do, so it
+        // runs on another core while they run; their batches are applied to it afterwards.
+        let (plan, logger, reader) = (plan, store.logger, log.reader())
+        let finalReplay = BackgroundWork {
+            try Store(capturing: plan.current, history: plan.history, reader: reader, pending: [], logger: logger)
+        }
+        let leftovers = Leftovers()
+        let batches: [[EventEnvelope]]
+        do {
+            batches = try stageBatches(from: start, reader: log.reader(), leftovers: leftovers)
+        } catch {
+            _ = try? finalReplay.value()
+            throw error
+        }
+        leftovers.dropInBackground()
+        let final = try finalReplay.value()
+        final.replay(pending: batches.flatMap { $0 })
         try checkMandatoryAttributes(in: final, from: start)
         try store.appendMigration(batches, final: final)
         store.logger.info(
@@ -65,8 +74,9 @@ struct Migrator {
     }
 
     /// Runs each stage's closures against stores that capture their saves, and returns one
-    /// batch per stage.
-    private func stageBatches(from start: Int, reader: LogReader) throws -> [[EventEnvelope]] {
+    /// batch per stage. The stages' stores and contexts go to `leftovers`, to be freed off the
+    /// caller's path.
+    private func stageBatches(from start: Int, reader: LogReader, leftovers: Leftovers) throws -> [[EventEnvelope]] {
         var batches: [[EventEnvelope]] = []
         var lastNumber = store.replayed.numbers.values.max() ?? 0
         for index in start..<plan.currentIndex {
@@ -86,7 +96,8 @@ struct Migrator {
                         reader,
                         earlier,
                         from,
-                        to
+                        to,
+                        leftovers
                     )
                 }
                 lastNumber += 1
@@ -100,7 +111,8 @@ struct Migrator {
                         reader,
                         earlier + batch,
                         from,
-                        to
+                        to,
+                        leftovers
                     )
                 }
             } else {
@@ -143,7 +155,8 @@ struct Migrator {
         _ reader: LogReader,
         _ pending: [EventEnvelope],
         _ from: Schema,
-        _ to: Schema
+        _ to: Schema,
+        _ leftovers: Leftovers
     ) throws -> [EventEnvelope] {
         let stageStore = try Store(
             capturing: schema,
@@ -153,6 +166,7 @@ struct Migrator {
             logger: store.logger
         )
         let context = ModelContext(ModelContainer(store: stageStore))
+        leftovers.keep(context)
         do {
             try closure(context)
             if context.hasChanges { try context.save() }

@@ -1,0 +1,50 @@
+import Dispatch
+import Synchronization
+
+/// Work that runs on another thread while the caller goes on, and whose result the caller
+/// waits for once it needs it: a migration replays the log at the final schema while its
+/// stages run.
+final class BackgroundWork<Value: Sendable>: Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+    private let outcome = Mutex<Result<Value, any Error>?>(nil)
+
+    /// Starts `work` at once on a thread of the global queue.
+    init(_ work: @escaping @Sendable () throws -> Value) {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let result = Result { try work() }
+            outcome.withLock { $0 = result }
+            finished.signal()
+        }
+    }
+
+    /// Waits until the work has finished, then returns its value or throws its error. Call it
+    /// once.
+    func value() throws -> Value {
+        finished.wait()
+        guard let result = outcome.withLock({ $0.take() }) else {
+            preconditionFailure("the result of background work was taken twice")
+        }
+        return try result.get()
+    }
+}
+
+/// Objects whose release is handed to another thread: freeing a large projection takes a
+/// noticeable part of a second, which the caller need not wait for.
+final class Leftovers: @unchecked Sendable {
+    // Only touched by the thread that keeps objects, then by the one that drops them, after
+    // the first has handed them over; never by both at once.
+    private var objects: [AnyObject] = []
+
+    /// Keeps `object` alive until ``dropInBackground()``.
+    func keep(_ object: AnyObject) {
+        objects.append(object)
+    }
+
+    /// Releases what was kept on another thread. The caller must hold no other reference to
+    /// the objects for the release to happen there.
+    func dropInBackground() {
+        DispatchQueue.global(qos: .utility).async { [self] in
+            objects.removeAll()
+        }
+    }
+}
