@@ -20,12 +20,32 @@ extension LogbookCommand {
         @Option(help: "Trips, each with 5 bucket-list items and 1 accommodation.")
         var trips = 100_000
 
+        @Flag(help: "Only write the V1 and V3 stores (m-v1.store, m-v3.store) and keep them.")
+        var writeOnly = false
+
+        @Option(help: "Only open this store through the plan, once, and print the time: a fresh process's open.")
+        var open: String?
+
         func run() throws {
+            if let open {
+                let start = Date()
+                let container = try ModelContainer(
+                    for: Trip.self,
+                    migrationPlan: SampleTripsMigrationPlan.self,
+                    configurations: ModelConfiguration(url: URL(fileURLWithPath: open))
+                )
+                // Timed without releasing the container, as an app keeps it.
+                print("open through the plan: \(Date().timeIntervalSince(start)) s")
+                withExtendedLifetime(container) {}
+                return
+            }
             let v1 = URL(fileURLWithPath: scratch).appendingPathComponent("m-v1.store")
             let v3 = URL(fileURLWithPath: scratch).appendingPathComponent("m-v3.store")
             let copy = URL(fileURLWithPath: scratch).appendingPathComponent("m-v1-copy.store")
             for store in [v1, v3, copy] { try? FileManager.default.removeItem(at: store) }
-            defer { for store in [v1, v3, copy] { try? FileManager.default.removeItem(at: store) } }
+            defer {
+                if !writeOnly { for store in [v1, v3, copy] { try? FileManager.default.removeItem(at: store) } }
+            }
             do {
                 let context = ModelContext(
                     try ModelContainer(
@@ -52,6 +72,7 @@ extension LogbookCommand {
                     tripsPerSave: 1_000
                 )
             }
+            if writeOnly { return }
             for round in 1...2 {
                 var start = Date()
                 _ = try ModelContainer(

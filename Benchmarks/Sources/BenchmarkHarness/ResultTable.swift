@@ -21,6 +21,11 @@ public enum ResultTable {
         }
         lines.append("")
         lines.append(contentsOf: table(report))
+        let own = migrationRatios(report)
+        if !own.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: own)
+        }
         if !report.notes.isEmpty {
             lines.append("")
             lines.append(contentsOf: report.notes.map { "Note: \($0)" })
@@ -86,6 +91,31 @@ public enum ResultTable {
             }
         }
         return layout(rows)
+    }
+
+    /// W4's own target: opening the V1 store through the migration against opening the same
+    /// data written at V3, which W2's "open only" row times, in a fresh process like W4's
+    /// migration (the reopen row runs in the process that just migrated, with its heap grown).
+    static func migrationRatios(_ report: ComparisonReport) -> [String] {
+        func logbook(_ workload: WorkloadID, _ variant: String) -> WorkloadResult? {
+            report.entries.first { $0.workload == workload && $0.side == .logbook && $0.measurement?.variant == variant }?
+                .measurement
+        }
+        guard let migration = logbook(.w4OpenThroughMigration, "V1 → V3 migration") else { return [] }
+        var lines: [String] = []
+        if let open = logbook(.w2OpenAndLoad, "open only"), open.seconds > 0 {
+            lines.append(
+                "W4 Logbook: the migration takes \(fixed(migration.seconds / open.seconds, 2))× a fresh V3 open of the same data "
+                    + "(\(duration(migration.seconds)) against W2's open only, \(duration(open.seconds)))"
+            )
+        }
+        if let reopen = logbook(.w4OpenThroughMigration, "reopen, migrated"), reopen.seconds > 0 {
+            lines.append(
+                "W4 Logbook: the migration takes \(fixed(migration.seconds / reopen.seconds, 2))× reopening the migrated store "
+                    + "in the same process (\(duration(reopen.seconds)))"
+            )
+        }
+        return lines
     }
 
     static func row(_ entry: ComparisonReport.Entry, title: String, ratioAgainst logbook: WorkloadResult?) -> [String] {

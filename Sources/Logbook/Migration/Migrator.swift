@@ -20,22 +20,29 @@ struct Migrator {
             return
         }
         let start = try startIndex(latest)
-        // The log replayed at the final schema does not depend on what the stages do, so it
-        // runs on another core while they run; their batches are applied to it afterwards.
-        let (plan, logger, reader) = (plan, store.logger, log.reader())
-        let finalReplay = BackgroundWork {
-            try Store(capturing: plan.current, history: plan.history, reader: reader, pending: [], logger: logger)
-        }
+        // The log replayed at the final schema does not depend on what the stages do: the
+        // stages run on another core while this thread replays it, and their batches are
+        // applied to it afterwards. The stages' stores live in that thread's memory and are
+        // freed by yet another, off this thread's path and out of its allocator's way.
         let leftovers = Leftovers()
-        let batches: [[EventEnvelope]]
+        let stages = BackgroundWork { [self] in
+            try stageBatches(from: start, reader: log.reader(), leftovers: leftovers)
+        }
+        let final: Store
         do {
-            batches = try stageBatches(from: start, reader: log.reader(), leftovers: leftovers)
+            final = try Store(
+                capturing: plan.current,
+                history: plan.history,
+                reader: log.reader(),
+                pending: [],
+                logger: store.logger
+            )
         } catch {
-            _ = try? finalReplay.value()
+            _ = try? stages.value()
             throw error
         }
+        let batches = try stages.value()
         leftovers.dropInBackground()
-        let final = try finalReplay.value()
         final.replay(pending: batches.flatMap { $0 })
         try checkMandatoryAttributes(in: final, from: start)
         try store.appendMigration(batches, final: final)
