@@ -41,10 +41,13 @@ struct Migrator {
             _ = try? stages.value()
             throw error
         }
+        // While the stages still run, find the objects that lack mandatory values so far.
+        let gaps = final.read { MandatoryValues.scan($0.projection) }
         let batches = try stages.value()
         leftovers.dropInBackground()
-        final.replay(pending: batches.flatMap { $0 })
-        try checkMandatoryAttributes(in: final, from: start)
+        let pending = batches.flatMap { $0 }
+        final.replay(pending: pending)
+        try checkMandatoryAttributes(in: final, gaps: gaps, after: pending, from: start)
         try store.appendMigration(batches, final: final)
         store.logger.info(
             "migrated the store",
@@ -189,23 +192,21 @@ struct Migrator {
     }
 
     /// Refuses a migration that would leave a non-optional attribute without a value.
-    private func checkMandatoryAttributes(in final: Store, from start: Int) throws {
-        let failure: LogbookError? = final.read { state in
-            for table in state.projection.tables {
-                for (index, attribute) in table.entity.attributes.enumerated()
-                where !attribute.isOptional && !attribute.hasDefaultValue {
-                    let missing = table.rows.values.reduce(0) { $0 + ($1.values[index] == .null ? 1 : 0) }
-                    guard missing > 0 else { continue }
-                    return LogbookError(
-                        .migrationFailed,
-                        "\(table.entity.name).\(attribute.name) is not optional and has no default, but \(missing) object(s) would have no value after migrating from \(plan.schemas[start].version) to \(plan.current.version) (missing attribute values on mandatory destination attribute); make it optional, give it a default, or set it in a custom stage's didMigrate",
-                        path: store.location
-                    )
-                }
-            }
-            return nil
-        }
-        if let failure { throw failure }
+    ///
+    /// - Parameter gaps: What ``MandatoryValues/scan(_:)`` found before `pending` was applied.
+    private func checkMandatoryAttributes(
+        in final: Store,
+        gaps: MandatoryValues,
+        after pending: [EventEnvelope],
+        from start: Int
+    ) throws {
+        let first = final.read { gaps.rechecked(in: $0.projection, after: pending).first(in: $0.projection) }
+        guard let first else { return }
+        throw LogbookError(
+            .migrationFailed,
+            "\(first.entity).\(first.attribute) is not optional and has no default, but \(first.count) object(s) would have no value after migrating from \(plan.schemas[start].version) to \(plan.current.version) (missing attribute values on mandatory destination attribute); make it optional, give it a default, or set it in a custom stage's didMigrate",
+            path: store.location
+        )
     }
 }
 

@@ -118,6 +118,28 @@ struct MigrationTests {
         #expect(try storeBytes(url) == before)
     }
 
+    @Test func anObjectAStageInsertsWithoutAMandatoryValueIsAnErrorAndTheStoreIsUntouched() throws {
+        let directory = TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.child("notes.store"))
+        try writeV1Notes(url)
+        let before = try storeBytes(url)
+        let error = #expect(throws: LogbookError.self) {
+            try ModelContainer(
+                for: NotesV3.Note.self,
+                migrationPlan: NotesPlanLeavingAnInsertUnfilled.self,
+                configurations: ModelConfiguration(url: url)
+            )
+        }
+        #expect(error?.code == .migrationFailed)
+        #expect(
+            error?.description.contains(
+                "Note.priority is not optional and has no default, but 1 object(s) would have no value"
+            )
+                == true
+        )
+        #expect(try storeBytes(url) == before)
+    }
+
     @Test func aStageThatThrowsAppendsNothingAndTheErrorReachesTheCaller() throws {
         let directory = TemporaryDirectory()
         let url = URL(fileURLWithPath: directory.child("notes.store"))

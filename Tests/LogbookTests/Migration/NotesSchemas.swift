@@ -162,3 +162,28 @@ enum NotesPlanUpToV2: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [NotesV1.self, NotesV2.self] }
     static var stages: [MigrationStage] { [NotesPlan.v1ToV2] }
 }
+
+/// V2 to V3 inserts a note at V2 in `willMigrate`, and `didMigrate` fills `priority` for every
+/// note but that one.
+enum NotesPlanLeavingAnInsertUnfilled: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [NotesV1.self, NotesV2.self, NotesV3.self] }
+    static var stages: [MigrationStage] {
+        [
+            .lightweight(fromVersion: NotesV1.self, toVersion: NotesV2.self),
+            .custom(
+                fromVersion: NotesV2.self,
+                toVersion: NotesV3.self,
+                willMigrate: { context in
+                    context.insert(NotesV2.Note(heading: "Inserted", body: "by willMigrate"))
+                    try context.save()
+                },
+                didMigrate: { context in
+                    for note in try context.fetch(FetchDescriptor<NotesV3.Note>()) where note.heading != "Inserted" {
+                        note.priority = 1
+                    }
+                    try context.save()
+                }
+            ),
+        ]
+    }
+}
