@@ -168,7 +168,7 @@ extension ModelContext {
     ) throws -> T {
         let identifier = PersistentIdentifier(entityName: mapping.entityName, number: id)
         if let registered = registry[identifier].flatMap(Self.exactly(T.self)) { return registered }
-        var values = [AttributeValue](repeating: .null, count: mapping.slots.count)
+        var values = [AttributeValue].filled(with: .null, count: mapping.slots.count)
         for (property, slot) in mapping.slots.enumerated() {
             if case .attribute(let attribute) = slot { values[property] = row.values[attribute] }
         }

@@ -21,7 +21,10 @@ package struct EntityTable: Sendable {
     private var equalityIndexes: [Int: [AttributeValue: [UInt64]]] = [:]
     /// The current attribute and relationship names, in schema order.
     private let attributeNames: [String]
-    /// For each field position of an event: the attribute found there last time.
+    /// For each field position of an event: the name found there last time, and the index of
+    /// its attribute (-1 for a name the entity no longer has). The name as the event spells it,
+    /// so that events written before a rename take the short path too.
+    private var fieldNames: [String]
     private var fieldOrder: [Int]
     private let relationshipNames: [String]
 
@@ -46,7 +49,9 @@ package struct EntityTable: Sendable {
         for (index, relationship) in entity.relationships.enumerated() { relationships[relationship.name] = index }
         relationshipIndex = relationships
         attributeNames = entity.attributes.map(\.name)
-        fieldOrder = Array(entity.attributes.indices)
+        // A few positions more than the attributes, for events written before some were removed.
+        fieldNames = attributeNames + Array(repeating: "", count: 8)
+        fieldOrder = Array(entity.attributes.indices) + Array(repeating: -1, count: 8)
         relationshipNames = entity.relationships.map(\.name)
         uniqueAttributes = entity.attributes.indices.filter { entity.attributes[$0].isUnique }
         uniqueIndexes = Array(repeating: [:], count: uniqueAttributes.count)
@@ -60,12 +65,14 @@ package struct EntityTable: Sendable {
     /// strings replaces a hash, for every value replayed.
     @inline(__always)
     mutating func attribute(named name: String, at position: Int) -> Int? {
-        if position < fieldOrder.count {
-            let guess = fieldOrder[position]
-            if attributeNames[guess] == name { return guess }
+        guard position < fieldOrder.count else { return attributeIndex[name] }
+        if fieldNames[position] == name {
+            let index = fieldOrder[position]
+            return index >= 0 ? index : nil
         }
-        guard let index = attributeIndex[name] else { return nil }
-        if position < fieldOrder.count { fieldOrder[position] = index }
+        let index = attributeIndex[name]
+        fieldNames[position] = name
+        fieldOrder[position] = index ?? -1
         return index
     }
 
@@ -80,8 +87,8 @@ package struct EntityTable: Sendable {
     /// A row with every attribute `null` and every relationship empty.
     var emptyRow: Row {
         Row(
-            values: Array(repeating: .null, count: entity.attributes.count),
-            relationships: Array(repeating: [], count: entity.relationships.count)
+            values: .filled(with: .null, count: entity.attributes.count),
+            relationships: .filled(with: [], count: entity.relationships.count)
         )
     }
 
