@@ -37,6 +37,9 @@ public enum MigrationStage: Sendable {
     ///   - willMigrate: Runs once, against a context at the older version, before the change;
     ///     what it saves is recorded as events of the older version.
     ///   - didMigrate: Runs once, against a context at the newer version, after the change.
+    ///
+    /// Both closures run on a thread other than the one creating the container, which replays
+    /// the log meanwhile (see <doc:Migrations>).
     case custom(
         fromVersion: any VersionedSchema.Type,
         toVersion: any VersionedSchema.Type,
