@@ -1,4 +1,8 @@
 import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Work that runs on another thread while the caller goes on, and whose result the caller
@@ -40,11 +44,26 @@ final class Leftovers: @unchecked Sendable {
         objects.append(object)
     }
 
-    /// Releases what was kept on another thread. The caller must hold no other reference to
-    /// the objects for the release to happen there.
+    /// glibc's `malloc_trim`, found at run time: the C library's module does not export it,
+    /// and other C libraries do not have it.
+    private static func trimAllocator() {
+        #if canImport(Glibc)
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        #endif
+    }
+
+    /// Releases what was kept on another thread, then hands the freed memory back to the
+    /// system. The caller must hold no other reference to the objects for the release to
+    /// happen there.
     func dropInBackground() {
         DispatchQueue.global(qos: .utility).async { [self] in
             objects.removeAll()
+            // The allocator keeps freed memory for reuse, and memory freed in another thread's
+            // arena is rarely reused by the caller's: without this, a process keeps the stage's
+            // projection resident for as long as it runs.
+            Self.trimAllocator()
         }
     }
 }
