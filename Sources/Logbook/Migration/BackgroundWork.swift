@@ -1,9 +1,9 @@
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// Work that runs on another thread while the caller goes on, and whose result the caller
 /// waits for once it needs it: a migration replays the log at the final schema while its
