@@ -17,13 +17,56 @@ struct MandatoryValues {
     }
 
     /// Looks at every object of the projection, one pass per table.
-    static func scan(_ projection: Projection) -> MandatoryValues {
+    ///
+    /// - Parameter skipping: For each table, mandatory attributes that no object can lack
+    ///   (see ``alwaysPresent(in:recorded:)``).
+    static func scan(_ projection: Projection, skipping: [Int: Set<Int>] = [:]) -> MandatoryValues {
         var result = MandatoryValues()
         for (tableIndex, table) in projection.tables.enumerated() {
-            let attributes = mandatory(table)
+            let skipped = skipping[tableIndex] ?? []
+            let attributes = mandatory(table).filter { !skipped.contains($0) }
             guard !attributes.isEmpty else { continue }
             for (id, row) in table.rows {
                 result.note(row, id, attributes, table: tableIndex)
+            }
+        }
+        return result
+    }
+
+    /// The mandatory attributes of the plan's current schema that every object in the log
+    /// has a value for, by table index of `projection`: those that every schema the store can
+    /// have been written with declares, under their current name or a former one, as
+    /// non-optional. An object saved at any of those versions had a value; an older store
+    /// reached a recorded version only through a migration that made sure of it.
+    ///
+    /// - Parameters:
+    ///   - plan: The migration plan.
+    ///   - recorded: The fingerprints of every schema the log records; when one of them is
+    ///     not in the plan, nothing is known and nothing is skipped.
+    static func alwaysPresent(
+        in projection: Projection,
+        plan: MigrationPlanChain,
+        recorded: some Collection<String>
+    )
+        -> [Int: Set<Int>]
+    {
+        let indexes = recorded.map { plan.index(ofFingerprint: $0) }
+        guard let first = indexes.compactMap({ $0 }).min(), !indexes.contains(nil) else { return [:] }
+        let versions = plan.schemas[first...plan.currentIndex]
+        let formerNames = plan.current.formerNames(through: plan.history)
+        var result: [Int: Set<Int>] = [:]
+        for (tableIndex, table) in projection.tables.enumerated() {
+            let entity = table.entity
+            for attribute in mandatory(table) {
+                let description = entity.attributes[attribute]
+                var names: Set<String> = [description.name]
+                if let original = description.originalName { names.insert(original) }
+                names.formUnion(formerNames[entity.name]?[description.name] ?? [])
+                let declaredEverywhere = versions.allSatisfy { schema in
+                    guard let earlier = schema.entity(named: entity.name) else { return false }
+                    return earlier.attributes.contains { names.contains($0.name) && !$0.isOptional }
+                }
+                if declaredEverywhere { result[tableIndex, default: []].insert(attribute) }
             }
         }
         return result

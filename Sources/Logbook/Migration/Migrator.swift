@@ -42,7 +42,16 @@ struct Migrator {
             throw error
         }
         // While the stages still run, find the objects that lack mandatory values so far.
-        let gaps = final.read { MandatoryValues.scan($0.projection) }
+        let gaps = final.read { state in
+            MandatoryValues.scan(
+                state.projection,
+                skipping: MandatoryValues.alwaysPresent(
+                    in: state.projection,
+                    plan: plan,
+                    recorded: store.replayed.numbers.keys
+                )
+            )
+        }
         let batches = try stages.value()
         leftovers.dropInBackground()
         let pending = batches.flatMap { $0 }
