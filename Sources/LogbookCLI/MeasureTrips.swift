@@ -20,11 +20,16 @@ extension LogbookCommand {
         @Option(help: "Trips, each with 5 bucket-list items and 1 accommodation.")
         var trips = 100_000
 
+        @Option(help: "Measure this existing store of SampleTrips-N at version 3 instead of writing one.")
+        var store: String?
+
         func run() throws {
-            let url = URL(fileURLWithPath: scratch).appendingPathComponent("trips-\(UUID().uuidString).store")
-            defer { try? FileManager.default.removeItem(at: url) }
+            let url =
+                store.map { URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: scratch).appendingPathComponent("trips-\(UUID().uuidString).store")
+            defer { if store == nil { try? FileManager.default.removeItem(at: url) } }
             var start = Date()
-            do {
+            if store == nil {
                 let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
                 let context = ModelContext(container)
                 try SampleData.insertV3(
@@ -38,6 +43,9 @@ extension LogbookCommand {
             let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
             print("open+replay: \(Date().timeIntervalSince(start)) s")
             start = Date()
+            let fresh = try Self.lookUp(in: ModelContext(container), trips: trips)
+            print("lookups in a fresh context: \(Date().timeIntervalSince(start)) s for 100000 (\(fresh) found)")
+            start = Date()
             let context = ModelContext(container)
             let all = try context.fetch(FetchDescriptor<Trip>())
             var count = 0
@@ -47,14 +55,20 @@ extension LogbookCommand {
             }
             print("fetch+touch: \(Date().timeIntervalSince(start)) s, \(all.count) trips, \(count) related")
             start = Date()
-            var found = 0
-            for n in 0..<100_000 {
-                let name = "Trip \(n % trips)"
-                found += try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })).count
-            }
-            print("lookups: \(Date().timeIntervalSince(start)) s for 100000 (\(found) found)")
+            let found = try Self.lookUp(in: context, trips: trips)
+            print("lookups, every trip registered: \(Date().timeIntervalSince(start)) s for 100000 (\(found) found)")
             let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
             print(status.split(separator: "\n").first { $0.hasPrefix("VmHWM") }.map(String.init) ?? "")
+        }
+
+        /// 100,000 lookups by unique name through `#Predicate`, in a scattered order.
+        static func lookUp(in context: ModelContext, trips: Int) throws -> Int {
+            var found = 0
+            for n in 0..<100_000 {
+                let name = "Trip \((n &* 7_919) % trips)"
+                found += try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })).count
+            }
+            return found
         }
     }
 }
