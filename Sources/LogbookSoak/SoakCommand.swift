@@ -52,6 +52,16 @@ struct SoakCommand: ParsableCommand {
                 work.map { URL(fileURLWithPath: $0) }
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent("logbook-soak-\(seed)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // A failed run keeps its store for inspection; a new run in the same directory would
+            // take that store for a fresh one.
+            let earlier = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+                $0.hasPrefix("store-")
+            }
+            guard earlier.isEmpty else {
+                throw ValidationError(
+                    "\(directory.path) holds \(earlier.sorted().joined(separator: ", ")) from an earlier run; remove it or choose another --work directory"
+                )
+            }
             let own =
                 (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
                 ?? CommandLine.arguments[0]
