@@ -57,7 +57,7 @@ extension ModelContext {
     ///
     /// - Returns: `nil` when the store has no such model and the context has not inserted it.
     public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
-        if let registered = registry[identifier] { return registered }
+        if let registered = registered(identifier) { return registered }
         if let pending = inserted.values.first(where: { $0.persistentModelID == identifier }) { return pending }
         guard !identifier.isTemporary, let type = store.schema.modelType(forEntity: identifier.entityName) else {
             return nil
@@ -68,7 +68,7 @@ extension ModelContext {
     /// The model with an identifier if the context has it registered already, without
     /// looking at the store.
     public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
-        if let registered = registry[identifier] as? T { return registered }
+        if let registered = registered(identifier) as? T { return registered }
         return inserted.values.first { $0.persistentModelID == identifier } as? T
     }
 
@@ -129,8 +129,7 @@ extension ModelContext {
 
     /// The registered object of a stored model, created from its row when needed.
     func materialize<T: PersistentModel>(_ type: T.Type, _ id: UInt64, mapping: EntityMapping) throws -> T? {
-        let identifier = PersistentIdentifier(entityName: mapping.entityName, number: id)
-        if let registered = registry[identifier].flatMap(Self.exactly(T.self)) { return registered }
+        if let registered = registry[id].flatMap(Self.exactly(T.self)) { return registered }
         guard let row = store.read({ $0.projection.tables[mapping.table].rows[id] }) else { return nil }
         return try materialize(T.self, id, row: row, mapping: mapping)
     }
@@ -166,8 +165,8 @@ extension ModelContext {
         row: Row,
         mapping: EntityMapping
     ) throws -> T {
+        if let registered = registry[id].flatMap(Self.exactly(T.self)) { return registered }
         let identifier = PersistentIdentifier(entityName: mapping.entityName, number: id)
-        if let registered = registry[identifier].flatMap(Self.exactly(T.self)) { return registered }
         var values = [AttributeValue].filled(with: .null, count: mapping.slots.count)
         for (property, slot) in mapping.slots.enumerated() {
             if case .attribute(let attribute) = slot { values[property] = row.values[attribute] }
@@ -179,7 +178,7 @@ extension ModelContext {
             faulted: PropertySet(mapping.relationshipProperties)
         )
         let model = try T(_$storage: storage, values: values)
-        registry[identifier] = model
+        registry[id] = model
         return model
     }
 

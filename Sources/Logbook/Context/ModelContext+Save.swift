@@ -268,17 +268,19 @@ extension ModelContext {
             let identifier = PersistentIdentifier(entityName: mapping(of: model).entityName, number: survivor)
             model._$storage.persistentIdentifier = identifier
             model._$storage.clearChanges()
-            if let existing = registry[identifier], existing !== model {
+            if let existing = registry[survivor], existing !== model {
                 // An upsert merged this object into a stored one that the context already had:
                 // bring that object up to date too; both now stand for the same model.
                 reload(existing)
             } else {
-                registry[identifier] = model
+                registry[survivor] = model
             }
         }
         for model in changes { model._$storage.clearChanges() }
         for model in deletions.values {
-            if let identifier = model._$storage.persistentIdentifier { registry[identifier] = nil }
+            if let identifier = model._$storage.persistentIdentifier, !identifier.isTemporary {
+                registry[identifier.number] = nil
+            }
         }
         inserted.removeAll()
         insertionOrder.removeAll()

@@ -63,8 +63,12 @@ public final class ModelContext {
     /// Whether the context saves by itself after changes; see "Autosave" above.
     public var autosaveEnabled = false
 
-    /// One object per persisted model.
-    var registry: [PersistentIdentifier: any PersistentModel] = [:]
+    /// One object per persisted model, by identifier number: the store hands numbers out from
+    /// one counter for every entity, so a number names one object. Keys of eight bytes instead
+    /// of a whole identifier halve the entries of a dictionary that holds every object a
+    /// context has touched. Read it through ``registered(_:)`` when the entity is not known
+    /// from the model type already.
+    var registry: [UInt64: any PersistentModel] = [:]
     /// Models inserted since the last save, in insertion order.
     var inserted: [ObjectIdentifier: any PersistentModel] = [:]
     var insertionOrder: [ObjectIdentifier] = []
@@ -195,6 +199,14 @@ public final class ModelContext {
         let mapping = store.read { EntityMapping(type, projection: $0.projection) }
         mappings[key] = mapping
         return mapping
+    }
+
+    /// The registered object of a permanent identifier, if it is of the identifier's entity.
+    func registered(_ identifier: PersistentIdentifier) -> (any PersistentModel)? {
+        guard !identifier.isTemporary, let model = registry[identifier.number],
+            mapping(of: model).entityName == identifier.entityName
+        else { return nil }
+        return model
     }
 
     func mapping(of model: any PersistentModel) -> EntityMapping {

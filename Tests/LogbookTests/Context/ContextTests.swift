@@ -79,6 +79,11 @@ struct ContextTests {
         #expect(reopened.model(for: identifier) === first.first)
         #expect((reopened.registeredModel(for: identifier) as Trip?) === first.first)
         #expect(!identifier.isTemporary)
+        // The same number under another entity names nothing, registered or stored.
+        let elsewhere = PersistentIdentifier(entityName: "BucketListItem", number: identifier.number)
+        #expect(reopened.model(for: elsewhere) == nil)
+        #expect((reopened.registeredModel(for: elsewhere) as BucketListItem?) == nil)
+        #expect((reopened.registeredModel(for: elsewhere) as Trip?) == nil)
     }
 
     @Test(arguments: StoreKind.allCases)
