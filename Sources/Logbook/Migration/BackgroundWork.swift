@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -6,19 +7,27 @@ import Glibc
 #endif
 
 /// Work that runs on another thread while the caller goes on, and whose result the caller
-/// waits for once it needs it: a migration replays the log at the final schema while its
-/// stages run.
+/// waits for once it needs it: a migration's stages run while the caller replays the log at
+/// the final schema.
+///
+/// The work gets a thread of its own rather than one of a shared pool's: the caller blocks
+/// until the work is done, and may itself hold a thread of such a pool (a task does), so the
+/// work's progress should not depend on one. The thread is named for debuggers.
 final class BackgroundWork<Value: Sendable>: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let outcome = Mutex<Result<Value, any Error>?>(nil)
 
-    /// Starts `work` at once on a thread of the global queue.
+    /// Starts `work` at once on a new thread, with a stack as large as the main thread's
+    /// usually is (8 MiB), since it runs the application's migration closures.
     init(_ work: @escaping @Sendable () throws -> Value) {
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        let thread = Thread { [self] in
             let result = Result { try work() }
             outcome.withLock { $0 = result }
             finished.signal()
         }
+        thread.name = "Logbook migration stages"
+        thread.stackSize = 8 << 20
+        thread.start()
     }
 
     /// Waits until the work has finished, then returns its value or throws its error. Call it

@@ -108,6 +108,28 @@ struct MigratedStateTests {
         #expect(migrated == reopened)
     }
 
+    /// Each migration blocks its caller until its stages' thread is done; callers that hold
+    /// threads of the task pool, more of them than there are cores, all get through.
+    @Test func migrationsOpenedFromMoreTasksThanCoresAllFinish() async throws {
+        let directory = TemporaryDirectory()
+        let urls = (0..<6).map { URL(fileURLWithPath: directory.child("trips-\($0).store")) }
+        for url in urls { try writeV1Trips(url) }
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for url in urls {
+                group.addTask {
+                    let container = try ModelContainer(
+                        for: Trip.self,
+                        migrationPlan: SampleTripsMigrationPlan.self,
+                        configurations: ModelConfiguration(url: url)
+                    )
+                    return try ModelContext(container).fetchCount(FetchDescriptor<Trip>())
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(counts == Array(repeating: 30, count: 6))
+    }
+
     @Test func aPlanWithCustomClosuresLeavesTheReplayedStateAndSavesCarryOnFromIt() throws {
         let directory = TemporaryDirectory()
         let url = URL(fileURLWithPath: directory.child("notes.store"))
