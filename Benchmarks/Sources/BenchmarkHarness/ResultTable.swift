@@ -98,8 +98,10 @@ public enum ResultTable {
     /// migration (the reopen row runs in the process that just migrated, with its heap grown).
     static func migrationRatios(_ report: ComparisonReport) -> [String] {
         func logbook(_ workload: WorkloadID, _ variant: String) -> WorkloadResult? {
-            report.entries.first { $0.workload == workload && $0.side == .logbook && $0.measurement?.variant == variant }?
-                .measurement
+            report.entries.first {
+                $0.workload == workload && $0.side == .logbook && $0.measurement?.variant == variant
+            }?
+            .measurement
         }
         guard let migration = logbook(.w4OpenThroughMigration, "V1 → V3 migration") else { return [] }
         var lines: [String] = []

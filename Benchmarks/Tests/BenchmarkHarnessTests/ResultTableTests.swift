@@ -56,6 +56,35 @@ struct ResultTableTests {
         #expect(w1[1].hasSuffix("—"))
     }
 
+    @Test func w4IsPrintedAgainstAFreshV3OpenAndAgainstItsReopen() {
+        var report = Self.report(logbook: true)
+        #expect(!ResultTable.render(report).contains("W4 Logbook"), "no line without a migration row")
+        let rows = [
+            (WorkloadID.w2OpenAndLoad, "open only", 1.5), (.w4OpenThroughMigration, "V1 → V3 migration", 1.8),
+            (.w4OpenThroughMigration, "reopen, migrated", 1.2),
+        ]
+        for (workload, variant, seconds) in rows {
+            report.entries.append(
+                .init(
+                    workload: workload,
+                    side: .logbook,
+                    measurement: .init(variant: variant, seconds: seconds, items: 700, unit: "objects")
+                )
+            )
+        }
+        let text = ResultTable.render(report)
+        #expect(
+            text.contains(
+                "W4 Logbook: the migration takes 1.20× a fresh V3 open of the same data (1.80 s against W2's open only, 1.50 s)"
+            )
+        )
+        #expect(
+            text.contains(
+                "W4 Logbook: the migration takes 1.50× reopening the migrated store in the same process (1.20 s)"
+            )
+        )
+    }
+
     @Test func ratiosCompareTimesAndPeakMemory() throws {
         let lines = ResultTable.table(Self.report(logbook: true))
         let w1 = try #require(lines.first { $0.contains("GRDB (sync NORMAL)") })
