@@ -38,8 +38,7 @@ extension LogbookCommand {
                 let elapsed = Date().timeIntervalSince(start)
                 // Give memory freed off the caller's path a moment to go back to the system.
                 Thread.sleep(forTimeInterval: 1)
-                let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-                let memory = status.split(separator: "\n").filter { $0.hasPrefix("VmHWM") || $0.hasPrefix("VmRSS") }
+                let memory = processStatus("VmHWM", "VmRSS")
                 print(
                     "open through the plan: \(elapsed) s; "
                         + memory.map { $0.split(separator: " ").joined(separator: " ") }.joined(separator: ", ")

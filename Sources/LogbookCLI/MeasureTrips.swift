@@ -57,8 +57,7 @@ extension LogbookCommand {
             start = Date()
             let found = try Self.lookUp(in: context, trips: trips)
             print("lookups, every trip registered: \(Date().timeIntervalSince(start)) s for 100000 (\(found) found)")
-            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-            print(status.split(separator: "\n").first { $0.hasPrefix("VmHWM") }.map(String.init) ?? "")
+            print(processStatus("VmHWM").first ?? "")
         }
 
         /// 100,000 lookups by unique name through `#Predicate`, in a scattered order.

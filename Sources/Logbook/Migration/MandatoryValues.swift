@@ -7,7 +7,7 @@
 /// ones the batches inserted or updated.
 struct MandatoryValues {
     /// For each table, for each of its mandatory attributes: the objects without a value.
-    private(set) var gaps: [Int: [Int: [UInt64]]] = [:]
+    private var gaps: [Int: [Int: [UInt64]]] = [:]
 
     /// The attribute indexes of each table's mandatory attributes, if any.
     private static func mandatory(_ table: EntityTable) -> [Int] {
@@ -19,7 +19,7 @@ struct MandatoryValues {
     /// Looks at every object of the projection, one pass per table.
     ///
     /// - Parameter skipping: For each table, mandatory attributes that no object can lack
-    ///   (see ``alwaysPresent(in:recorded:)``).
+    ///   (see ``alwaysPresent(in:plan:recorded:)``).
     static func scan(_ projection: Projection, skipping: [Int: Set<Int>] = [:]) -> MandatoryValues {
         var result = MandatoryValues()
         for (tableIndex, table) in projection.tables.enumerated() {

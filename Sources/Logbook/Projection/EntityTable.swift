@@ -19,13 +19,12 @@ package struct EntityTable: Sendable {
     private var indexedAttributes: [Int] = []
     /// For each of ``indexedAttributes``: value to the identifiers holding it, in no order.
     private var equalityIndexes: [Int: [AttributeValue: [UInt64]]] = [:]
-    /// The current attribute and relationship names, in schema order.
-    private let attributeNames: [String]
     /// For each field position of an event: the name found there last time, and the index of
     /// its attribute (-1 for a name the entity no longer has). The name as the event spells it,
     /// so that events written before a rename take the short path too.
     private var fieldNames: [String]
     private var fieldOrder: [Int]
+    /// The current relationship names, in schema order.
     private let relationshipNames: [String]
 
     /// - Parameters:
@@ -48,9 +47,8 @@ package struct EntityTable: Sendable {
         }
         for (index, relationship) in entity.relationships.enumerated() { relationships[relationship.name] = index }
         relationshipIndex = relationships
-        attributeNames = entity.attributes.map(\.name)
         // A few positions more than the attributes, for events written before some were removed.
-        fieldNames = attributeNames + Array(repeating: "", count: 8)
+        fieldNames = entity.attributes.map(\.name) + Array(repeating: "", count: 8)
         fieldOrder = Array(entity.attributes.indices) + Array(repeating: -1, count: 8)
         relationshipNames = entity.relationships.map(\.name)
         uniqueAttributes = entity.attributes.indices.filter { entity.attributes[$0].isUnique }
