@@ -38,15 +38,15 @@ extension LogbookCommand {
             let json = JSONWriter()
             var output: [UInt8] = []
             if format == .text {
-                let counts = projection.tables.map { "\($0.rows.count) \($0.entity.name)" }.joined(separator: ", ")
+                let counts = projection.tables.map { "\($0.count) \($0.entity.name)" }.joined(separator: ", ")
                 output += Array(
                     "as of sequence \(projection.lastSequence), schema \(projection.schema.version): \(counts)\n".utf8
                 )
             }
             for table in projection.tables.sorted(by: { $0.entity.name < $1.entity.name })
             where entity == nil || table.entity.name == entity {
-                for id in table.rows.keys.sorted() {
-                    guard let row = table.rows[id] else { continue }
+                for (id, _) in table.identifiersInOrder() {
+                    guard let row = table.row(id) else { continue }
                     if format == .json {
                         json.reset()
                         write(table.entity, id, row, into: json)

@@ -40,7 +40,7 @@ extension ModelContext {
             !descriptor.includePendingChanges || (inserted.isEmpty && deleted.isEmpty)
         {
             let table = mapping(for: T.self).table
-            return store.read { $0.projection.tables[table].rows.count }
+            return store.read { $0.projection.tables[table].count }
         }
         return try fetch(descriptor).count
     }
@@ -110,11 +110,12 @@ extension ModelContext {
                 if models.count > count { models.sort { ($0.storedIdentifier ?? 0) < ($1.storedIdentifier ?? 0) } }
             }
         } else {
-            let rows = store.read { $0.projection.tables[mapping.table].rows }
-            models.reserveCapacity(rows.count)
-            for id in rows.keys.sorted() {
-                guard let row = rows[id] else { continue }
-                models.append(try materialize(T.self, id, row: row, mapping: mapping))
+            // A copy of the table (its columns are shared, not copied) read outside the lock.
+            let table = store.read { $0.projection.tables[mapping.table] }
+            let objects = table.identifiersInOrder()
+            models.reserveCapacity(objects.count)
+            for (id, slot) in objects {
+                models.append(try materialize(T.self, id, slot: slot, of: table, mapping: mapping))
             }
         }
         guard descriptor.includePendingChanges else { return (models, false, false) }
@@ -130,8 +131,13 @@ extension ModelContext {
     /// The registered object of a stored model, created from its row when needed.
     func materialize<T: PersistentModel>(_ type: T.Type, _ id: UInt64, mapping: EntityMapping) throws -> T? {
         if let registered = registry[id].flatMap(Self.exactly(T.self)) { return registered }
-        guard let row = store.read({ $0.projection.tables[mapping.table].rows[id] }) else { return nil }
-        return try materialize(T.self, id, row: row, mapping: mapping)
+        let values = store.read { state in
+            state.projection.withTable(mapping.table) { table in
+                table.slot(of: id).map { Self.propertyValues($0, of: table, mapping: mapping) }
+            }
+        }
+        guard let values else { return nil }
+        return try make(T.self, id, values: values, mapping: mapping)
     }
 
     func materialize(_ type: any PersistentModel.Type, _ id: UInt64) throws -> (any PersistentModel)? {
@@ -150,27 +156,55 @@ extension ModelContext {
         relationship: Int
     ) -> [any PersistentModel] {
         let targetMapping = mapping(for: Target.self)
-        let rows = store.read { state -> [(UInt64, Row)] in
-            let ids = state.projection.tables[table].rows[id]?.relationships[relationship] ?? []
-            return ids.compactMap { target in
-                state.projection.tables[targetMapping.table].rows[target].map { (target, $0) }
+        // The targets' table is copied (its columns shared) so that models are made outside the lock.
+        let (ids, targets) = store.read { state -> ([UInt64], EntityTable) in
+            let ids = state.projection.withTable(table) { rows in
+                rows.slot(of: id).map { rows.targets($0, relationship) } ?? []
             }
+            return (ids, state.projection.tables[targetMapping.table])
         }
-        return rows.compactMap { try? materialize(Target.self, $0.0, row: $0.1, mapping: targetMapping) }
+        return ids.compactMap { target in
+            guard let slot = targets.slot(of: target) else { return nil }
+            return try? materialize(Target.self, target, slot: slot, of: targets, mapping: targetMapping)
+        }
     }
 
+    /// The registered object of a stored model, or one made from its slot of `table`, a copy of
+    /// the model's table.
     private func materialize<T: PersistentModel>(
         _ type: T.Type,
         _ id: UInt64,
-        row: Row,
+        slot: Int,
+        of table: borrowing EntityTable,
         mapping: EntityMapping
     ) throws -> T {
         if let registered = registry[id].flatMap(Self.exactly(T.self)) { return registered }
-        let identifier = PersistentIdentifier(entityName: mapping.entityName, number: id)
+        return try make(T.self, id, values: Self.propertyValues(slot, of: table, mapping: mapping), mapping: mapping)
+    }
+
+    /// The stored attribute values of the object in `slot`, by property index (`null` for
+    /// relationships).
+    private static func propertyValues(
+        _ slot: Int,
+        of table: borrowing EntityTable,
+        mapping: EntityMapping
+    ) -> [AttributeValue] {
         var values = [AttributeValue].filled(with: .null, count: mapping.slots.count)
-        for (property, slot) in mapping.slots.enumerated() {
-            if case .attribute(let attribute) = slot { values[property] = row.values[attribute] }
+        for (property, place) in mapping.slots.enumerated() {
+            if case .attribute(let attribute) = place { values[property] = table.value(slot, attribute) }
         }
+        return values
+    }
+
+    /// Makes and registers the model of a stored object from its attribute values.
+    private func make<T: PersistentModel>(
+        _ type: T.Type,
+        _ id: UInt64,
+        values: [AttributeValue],
+        mapping: EntityMapping
+    ) throws -> T {
+        let identifier = PersistentIdentifier(entityName: mapping.entityName, number: id)
+        var values = values
         if store.fillsMissingValues { fillMissingValues(&values, mapping: mapping) }
         let storage = _$ModelStorage(
             identifier: identifier,
@@ -216,11 +250,16 @@ extension ModelContext {
     func reload(_ model: any PersistentModel, clearChanges: Bool = true) {
         guard let id = model.storedIdentifier else { return }
         let mapping = mapping(of: model)
-        guard let row = store.read({ $0.projection.tables[mapping.table].rows[id] }) else { return }
+        let stored = store.read { state in
+            state.projection.withTable(mapping.table) { table in
+                table.slot(of: id).map { Self.propertyValues($0, of: table, mapping: mapping) }
+            }
+        }
+        guard let stored else { return }
         for (property, slot) in mapping.slots.enumerated() {
-            guard case .attribute(let attribute) = slot else { continue }
-            if (try? model.readAttribute(property)) != row.values[attribute] {
-                try? model.writeAttribute(property, row.values[attribute], observed: true)
+            guard case .attribute = slot else { continue }
+            if (try? model.readAttribute(property)) != stored[property] {
+                try? model.writeAttribute(property, stored[property], observed: true)
             }
         }
         for property in mapping.relationshipProperties {

@@ -237,7 +237,10 @@ extension ModelContext {
                     toOne.append(Event.Reference(mapping.propertyNames[property], targets.first))
                     continue
                 }
-                let stored = projection.tables[mapping.table].rows[id]?.relationships[index] ?? []
+                let stored =
+                    projection.tables[mapping.table].slot(of: id).map {
+                        projection.tables[mapping.table].targets($0, index)
+                    } ?? []
                 let added = targets.filter { !stored.contains($0) }
                 let removed = stored.filter { !targets.contains($0) }
                 let name = mapping.propertyNames[property]

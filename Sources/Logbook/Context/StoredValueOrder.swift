@@ -26,9 +26,10 @@ extension ModelContext {
         return store.read { state -> [UInt64]? in
             var entries: [(values: [AttributeValue], id: UInt64)] = []
             entries.reserveCapacity(ids.count)
+            let table = state.projection.tables[mapping.table]
             for id in ids {
-                guard let row = state.projection.tables[mapping.table].rows[id] else { continue }
-                entries.append((keys.map { row.values[$0.attribute] }, id))
+                guard let slot = table.slot(of: id) else { continue }
+                entries.append((keys.map { table.value(slot, $0.attribute) }, id))
             }
             for (index, _) in keys.enumerated() {
                 guard let first = entries.first?.values[index], first.isOrderedByStoredValue,

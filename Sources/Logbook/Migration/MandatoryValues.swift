@@ -26,8 +26,8 @@ struct MandatoryValues {
             let skipped = skipping[tableIndex] ?? []
             let attributes = mandatory(table).filter { !skipped.contains($0) }
             guard !attributes.isEmpty else { continue }
-            for (id, row) in table.rows {
-                result.note(row, id, attributes, table: tableIndex)
+            for (id, slot) in table.identifiersInOrder() {
+                result.note(table, slot, id, attributes, table: tableIndex)
             }
         }
         return result
@@ -93,15 +93,15 @@ struct MandatoryValues {
             let attributes = Self.mandatory(table)
             guard !attributes.isEmpty else { continue }
             for id in ids {
-                guard let row = table.rows[id] else { continue }
-                result.note(row, id, attributes, table: tableIndex)
+                guard let slot = table.slot(of: id) else { continue }
+                result.note(table, slot, id, attributes, table: tableIndex)
             }
         }
         return result
     }
 
-    private mutating func note(_ row: Row, _ id: UInt64, _ attributes: [Int], table: Int) {
-        for attribute in attributes where row.values[attribute] == .null {
+    private mutating func note(_ rows: EntityTable, _ slot: Int, _ id: UInt64, _ attributes: [Int], table: Int) {
+        for attribute in attributes where rows.value(slot, attribute) == .null {
             gaps[table, default: [:]][attribute, default: []].append(id)
         }
     }

@@ -1,8 +1,30 @@
-/// The rows of one entity, with its unique indexes and the name lookups that replay needs.
+/// The objects of one entity, column by column, with its unique indexes and the name lookups
+/// that replay needs.
+///
+/// Each attribute is a column of values and each relationship a column of targets, indexed by
+/// the object's *slot*; ``IdentifierSlots`` finds an object's slot from its identifier. A to-one
+/// relationship keeps one identifier per slot (0 for none), a to-many one an array. Columns
+/// cost a value per object where a row of its own would cost an allocation per object and
+/// per relationship; the slots of deleted objects are reused. The columns are changed only
+/// through `EntityTable+Columns.swift`, which keeps them the same length.
 package struct EntityTable: Sendable {
     package let entity: Schema.Entity
-    /// Every live object of the entity, by identifier.
-    package internal(set) var rows: [UInt64: Row] = [:]
+    /// The identifier in each slot; 0 for a free slot.
+    var identifiers: [UInt64] = []
+    /// For each attribute: its value in each slot.
+    var columns: [[AttributeValue]]
+    /// For each relationship: its target in each slot when the relationship is to-one (0 for
+    /// none); empty for a to-many relationship.
+    var toOne: [[UInt64]]
+    /// For each relationship: its targets in each slot when the relationship is to-many; empty
+    /// for a to-one relationship.
+    var toMany: [[[UInt64]]]
+    /// Whether each relationship is to-many.
+    let isToMany: [Bool]
+    /// The slot of each live object.
+    var slots = IdentifierSlots()
+    /// Slots freed by deletes, reused first.
+    var freeSlots: [Int] = []
     /// The attribute indexes of the unique attributes.
     package let uniqueAttributes: [Int]
     /// For each unique attribute, in the order of ``uniqueAttributes``: value to identifier.
@@ -53,6 +75,10 @@ package struct EntityTable: Sendable {
         relationshipNames = entity.relationships.map(\.name)
         uniqueAttributes = entity.attributes.indices.filter { entity.attributes[$0].isUnique }
         uniqueIndexes = Array(repeating: [:], count: uniqueAttributes.count)
+        columns = Array(repeating: [], count: entity.attributes.count)
+        isToMany = entity.relationships.map(\.isToMany)
+        toOne = Array(repeating: [], count: entity.relationships.count)
+        toMany = Array(repeating: [], count: entity.relationships.count)
     }
 
     /// The index of the attribute an event names at its field `position`, trying first the
@@ -82,14 +108,6 @@ package struct EntityTable: Sendable {
         return relationshipIndex[name]
     }
 
-    /// A row with every attribute `null` and every relationship empty.
-    var emptyRow: Row {
-        Row(
-            values: .filled(with: .null, count: entity.attributes.count),
-            relationships: .filled(with: [], count: entity.relationships.count)
-        )
-    }
-
     /// The identifier holding `value` in the unique attribute at `attribute`.
     package func lookup(unique attribute: Int, _ value: AttributeValue) -> UInt64? {
         guard let position = uniqueAttributes.firstIndex(of: attribute) else { return nil }
@@ -108,30 +126,34 @@ package struct EntityTable: Sendable {
     package mutating func matches(_ attribute: Int, _ value: AttributeValue) -> [UInt64] {
         if !indexedAttributes.contains(attribute) {
             var index: [AttributeValue: [UInt64]] = [:]
-            for (id, row) in rows { index[row.values[attribute], default: []].append(id) }
+            for (slot, id) in identifiers.enumerated() where id != 0 {
+                index[columns[attribute][slot], default: []].append(id)
+            }
             equalityIndexes[attribute] = index
             indexedAttributes.append(attribute)
         }
         return equalityIndexes[attribute]?[value]?.sorted() ?? []
     }
 
-    mutating func index(_ id: UInt64, _ row: Row) {
+    /// Adds the object in `slot` to the unique and equality indexes.
+    mutating func index(_ id: UInt64, slot: Int) {
         for position in uniqueAttributes.indices {
-            let value = row.values[uniqueAttributes[position]]
+            let value = columns[uniqueAttributes[position]][slot]
             if value != .null { uniqueIndexes[position][value] = id }
         }
         for attribute in indexedAttributes {
-            equalityIndexes[attribute]?[row.values[attribute], default: []].append(id)
+            equalityIndexes[attribute]?[columns[attribute][slot], default: []].append(id)
         }
     }
 
-    mutating func unindex(_ id: UInt64, _ row: Row) {
+    /// Removes the object in `slot` from the unique and equality indexes.
+    mutating func unindex(_ id: UInt64, slot: Int) {
         for position in uniqueAttributes.indices {
-            let value = row.values[uniqueAttributes[position]]
+            let value = columns[uniqueAttributes[position]][slot]
             if uniqueIndexes[position][value] == id { uniqueIndexes[position][value] = nil }
         }
         for attribute in indexedAttributes {
-            let value = row.values[attribute]
+            let value = columns[attribute][slot]
             guard let position = equalityIndexes[attribute]?[value]?.firstIndex(of: id) else { continue }
             equalityIndexes[attribute]?[value]?.remove(at: position)
             if equalityIndexes[attribute]?[value]?.isEmpty == true { equalityIndexes[attribute]?[value] = nil }

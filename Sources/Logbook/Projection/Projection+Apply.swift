@@ -22,31 +22,27 @@ extension Projection {
         case .schema, .migration:
             return nil
         case .insert(let insert):
-            guard let table = table(named: insert.entity) else { return nil }
+            guard let table = table(named: insert.entity), insert.id != 0 else { return nil }
             return self.insert(table, insert.id, insert.attributes, insert.toOne)
         case .update(let update):
             guard let table = table(named: update.entity) else { return nil }
             let id = resolve(update.id)
-            guard var row = tables[table].rows[id] else { return nil }
-            for (position, field) in update.attributes.enumerated() {
-                if let index = tables[table].attribute(named: field.name, at: position) {
-                    row.values[index] = field.value
-                }
+            guard let slot = tables[table].slot(of: id) else { return nil }
+            tables[table].unindex(id, slot: slot)
+            write(update.attributes, table, slot)
+            let survivor: UInt64
+            if let holder = uniqueCollision(table, slot, excluding: id) {
+                fold(table, id, slot, into: holder)
+                survivor = holder
+            } else {
+                tables[table].index(id, slot: slot)
+                survivor = id
             }
-            if let holder = uniqueCollision(table, row, excluding: id) {
-                fold(table, id, into: holder, values: row.values)
-                for reference in update.toOne {
-                    guard let relationship = tables[table].relationship(named: reference.name) else { continue }
-                    setToOne(table, holder, relationship, reference.target.map(resolve))
-                }
-                return holder
-            }
-            setAttributes(table, id, update.attributes)
             for reference in update.toOne {
                 guard let relationship = tables[table].relationship(named: reference.name) else { continue }
-                setToOne(table, id, relationship, reference.target.map(resolve))
+                setToOne(table, survivor, relationship, reference.target.map(resolve))
             }
-            return id
+            return survivor
         case .delete(let entity, let rawID):
             guard let table = table(named: entity) else { return nil }
             let id = resolve(rawID)
@@ -72,11 +68,13 @@ extension Projection {
         _ toOne: [Event.Reference]
     ) -> UInt64 {
         nextIdentifier = max(nextIdentifier, id + 1)
-        var row = tables.withUnsafeBufferPointer { $0[table].emptyRow }
-        for (position, field) in attributes.enumerated() {
-            if let index = tables[table].attribute(named: field.name, at: position) { row.values[index] = field.value }
-        }
-        if let survivor = uniqueCollision(table, row, excluding: id) {
+        // The values go to a slot of their own first: an upsert leaves no object behind, and a
+        // log that inserts an identifier the table holds already replaces that object only
+        // when the insert is not an upsert.
+        let slot = tables[table].reserveSlot()
+        write(attributes, table, slot)
+        if let survivor = uniqueCollision(table, slot, excluding: id) {
+            tables[table].release(slot)
             alias(id, to: survivor)
             foldCounts[table] += 1
             setAttributes(table, survivor, attributes)
@@ -88,8 +86,8 @@ extension Projection {
             }
             return survivor
         }
-        tables[table].rows[id] = row
-        tables[table].index(id, row)
+        tables[table].place(id, in: slot)
+        tables[table].index(id, slot: slot)
         for reference in toOne {
             guard let relationship = tables[table].relationship(named: reference.name) else { continue }
             setToOne(table, id, relationship, reference.target.map(resolve))
@@ -97,21 +95,23 @@ extension Projection {
         return id
     }
 
-    /// Folds a live object into another: `values` replace the survivor's, the folded object's
-    /// relationships move to the survivor (to-many ones united, a set to-one replacing the
-    /// survivor's), and the folded identifier becomes an alias of the survivor.
-    private mutating func fold(_ table: Int, _ id: UInt64, into survivor: UInt64, values: [AttributeValue]) {
-        guard let folded = tables[table].rows[id], var kept = tables[table].rows[survivor] else { return }
-        for (relationship, targets) in folded.relationships.enumerated() {
+    /// Folds a live object, already unindexed, into another: its values replace the
+    /// survivor's, its relationships move to the survivor (to-many ones united, a set to-one
+    /// replacing the survivor's), and its identifier becomes an alias of the survivor.
+    private mutating func fold(_ table: Int, _ id: UInt64, _ slot: Int, into survivor: UInt64) {
+        guard let kept = tables[table].slot(of: survivor) else { return }
+        let relationships = tables[table].entity.relationships.indices
+        let folded = relationships.map { tables[table].targets(slot, $0) }
+        for (relationship, targets) in folded.enumerated() {
             for target in targets { disconnect(table, id, relationship, target) }
         }
-        tables[table].unindex(id, folded)
-        tables[table].rows[id] = nil
-        tables[table].unindex(survivor, kept)
-        kept.values = values
-        tables[table].rows[survivor] = kept
-        tables[table].index(survivor, kept)
-        for (relationship, targets) in folded.relationships.enumerated() {
+        tables[table].unindex(survivor, slot: kept)
+        for attribute in tables[table].entity.attributes.indices {
+            tables[table].setValue(tables[table].value(slot, attribute), kept, attribute)
+        }
+        tables[table].free(id, slot: slot)
+        tables[table].index(survivor, slot: kept)
+        for (relationship, targets) in folded.enumerated() {
             // To-many relationships are united; a set to-one replaces the survivor's, whose
             // former target is kept, unlinked.
             for target in targets { connect(table, survivor, relationship, target) }
@@ -120,7 +120,6 @@ extension Projection {
         foldCounts[table] += 1
     }
 
-    /// The live object that already holds one of `row`'s unique values.
     /// Records that `id` was merged into `survivor`, unless `survivor` already resolves through
     /// `id`: the aliases would then loop and ``resolve(_:)`` never return. Only a damaged or forged
     /// log asks for that (an insert of an identifier that was merged away and then inserted again);
@@ -136,12 +135,14 @@ extension Projection {
         }
     }
 
-    private func uniqueCollision(_ table: Int, _ row: Row, excluding id: UInt64) -> UInt64? {
+    /// The live object other than `id` that already holds one of the unique values in `slot`.
+    private func uniqueCollision(_ table: Int, _ slot: Int, excluding id: UInt64) -> UInt64? {
         // Through a buffer pointer: reading the table out of the array would copy all of it.
         tables.withUnsafeBufferPointer { tables in
-            for (position, attribute) in tables[table].uniqueAttributes.enumerated()
-            where row.values[attribute] != .null {
-                if let holder = tables[table].uniqueIndexes[position][row.values[attribute]], holder != id {
+            for (position, attribute) in tables[table].uniqueAttributes.enumerated() {
+                let value = tables[table].value(slot, attribute)
+                guard value != .null else { continue }
+                if let holder = tables[table].uniqueIndexes[position][value], holder != id {
                     return holder
                 }
             }
@@ -149,30 +150,37 @@ extension Projection {
         }
     }
 
-    private mutating func setAttributes(_ table: Int, _ id: UInt64, _ attributes: [Event.Field]) {
-        guard var row = tables[table].rows[id] else { return }
-        tables[table].unindex(id, row)
+    /// Writes an event's attribute values into a slot, by name.
+    private mutating func write(_ attributes: [Event.Field], _ table: Int, _ slot: Int) {
         for (position, field) in attributes.enumerated() {
-            if let index = tables[table].attribute(named: field.name, at: position) { row.values[index] = field.value }
+            if let index = tables[table].attribute(named: field.name, at: position) {
+                tables[table].setValue(field.value, slot, index)
+            }
         }
-        tables[table].rows[id] = row
-        tables[table].index(id, row)
+    }
+
+    private mutating func setAttributes(_ table: Int, _ id: UInt64, _ attributes: [Event.Field]) {
+        guard let slot = tables[table].slot(of: id) else { return }
+        tables[table].unindex(id, slot: slot)
+        write(attributes, table, slot)
+        tables[table].index(id, slot: slot)
     }
 
     // MARK: - Deletes
 
     private mutating func delete(_ table: Int, _ id: UInt64) {
-        guard let row = tables[table].rows[id] else { return }
+        guard let slot = tables[table].slot(of: id) else { return }
         // Clear the other side of every relationship, so that no live object keeps pointing
         // here through an inverse. References without an inverse stay as they are (`.noAction`
         // semantics); delete rules were applied, and recorded, when the delete was saved.
-        for (relationship, targets) in row.relationships.enumerated() {
-            let link = links[table][relationship]
+        for (relationship, link) in links[table].enumerated() {
             guard let inverse = link.inverse else { continue }
-            for target in targets { removeFromRelationship(link.destination, target, inverse, id) }
+            for target in tables[table].targets(slot, relationship) {
+                removeFromRelationship(link.destination, target, inverse, id)
+            }
         }
-        tables[table].unindex(id, row)
-        tables[table].rows[id] = nil
+        tables[table].unindex(id, slot: slot)
+        tables[table].free(id, slot: slot)
     }
 
     // MARK: - Relationships
@@ -182,13 +190,14 @@ extension Projection {
             let relationship = tables[table].relationship(named: link.relationship)
         else { return nil }
         let id = resolve(link.id)
-        guard tables[table].rows[id] != nil else { return nil }
+        guard tables[table].contains(id) else { return nil }
         return (table, id, relationship)
     }
 
     /// Sets a to-one relationship and keeps its inverse in step.
     private mutating func setToOne(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64?) {
-        guard let current = tables[table].rows[id].map({ $0.relationships[relationship].first }) else { return }
+        guard let slot = tables[table].slot(of: id) else { return }
+        let current = tables[table].targets(slot, relationship).first
         if current == target { return }
         if let old = current { disconnect(table, id, relationship, old) }
         if let target { connect(table, id, relationship, target) }
@@ -197,7 +206,7 @@ extension Projection {
     /// Adds `target` to a relationship of `id`, and `id` to the inverse of `target`.
     private mutating func connect(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
         let link = links[table][relationship]
-        guard link.destination >= 0, tables[link.destination].rows[target] != nil else { return }
+        guard link.destination >= 0, tables[link.destination].contains(target) else { return }
         addToRelationship(table, id, relationship, target)
         if let inverse = link.inverse { addToRelationship(link.destination, target, inverse, id) }
     }
@@ -213,27 +222,23 @@ extension Projection {
 
     /// Adds one identifier to one side. A to-one side that pointed elsewhere lets go of its old
     /// target first, on both sides, so that a one-to-one or one-to-many pair stays consistent.
-    ///
-    /// The relationship is read and changed in separate statements, so that no copy of its
-    /// array is alive while it changes: a live copy would make every append copy the array.
     private mutating func addToRelationship(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
+        guard let slot = tables[table].slot(of: id) else { return }
         let link = links[table][relationship]
         if link.isToMany {
-            guard tables[table].rows[id]?.relationships[relationship].contains(target) == false else { return }
-            tables[table].rows[id]?.relationships[relationship].append(target)
+            tables[table].appendTarget(target, slot, relationship)
             return
         }
-        guard let current = tables[table].rows[id].map({ $0.relationships[relationship].first }) else { return }
+        let current = tables[table].toOneTarget(slot, relationship)
         if current == target { return }
-        if let old = current, let inverse = link.inverse, link.destination >= 0 {
-            removeFromRelationship(link.destination, old, inverse, id)
+        if current != 0, let inverse = link.inverse, link.destination >= 0 {
+            removeFromRelationship(link.destination, current, inverse, id)
         }
-        tables[table].rows[id]?.relationships[relationship] = [target]
+        tables[table].setToOneTarget(target, slot, relationship)
     }
 
     private mutating func removeFromRelationship(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
-        guard table >= 0, let position = tables[table].rows[id]?.relationships[relationship].firstIndex(of: target)
-        else { return }
-        tables[table].rows[id]?.relationships[relationship].remove(at: position)
+        guard table >= 0, let slot = tables[table].slot(of: id) else { return }
+        tables[table].removeTarget(target, slot, relationship)
     }
 }

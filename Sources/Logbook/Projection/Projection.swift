@@ -72,9 +72,16 @@ package struct Projection: Sendable {
         tableIndex[name]
     }
 
+    /// Calls `body` with a table, borrowed rather than copied out of ``tables``: a copy would
+    /// retain every one of its columns and indexes, on every read of one object.
+    @inline(__always)
+    package func withTable<Result>(_ table: Int, _ body: (borrowing EntityTable) throws -> Result) rethrows -> Result {
+        try tables.withUnsafeBufferPointer { try body($0[table]) }
+    }
+
     /// The row of an object, following an upsert's merge.
     package func row(_ table: Int, _ id: UInt64) -> Row? {
-        tables[table].rows[resolve(id)]
+        tables[table].row(resolve(id))
     }
 
     /// The identifier an object is known by now: itself, or the object it was merged into.
@@ -98,7 +105,7 @@ package struct Projection: Sendable {
 
     /// The number of live objects across all entities.
     package var objectCount: Int {
-        tables.reduce(0) { $0 + $1.rows.count }
+        tables.reduce(0) { $0 + $1.count }
     }
 
     /// Whether events record `relationship` (rather than its inverse): the to-one side of a

@@ -28,7 +28,7 @@ struct MigratedStateTests {
             var rows: [String: [UInt64: Row]] = [:]
             var uniqueIndexes: [String: [[AttributeValue: UInt64]]] = [:]
             for table in state.0.tables {
-                rows[table.entity.name] = table.rows
+                rows[table.entity.name] = table.rowsByIdentifier
                 uniqueIndexes[table.entity.name] = table.uniqueIndexes
             }
             self.rows = rows

@@ -76,7 +76,7 @@ struct ProjectionTests {
         let survivor = projection.apply(insertTrip(5, "Summer", destination: "Kyoto"))
         #expect(survivor == 1)
         #expect(projection.resolve(5) == 1)
-        #expect(projection.tables[trip].rows.count == 1)
+        #expect(projection.tables[trip].count == 1)
         #expect(value(projection, trip, 1, "destination") == .string("Kyoto"), "the later insert wins attributes")
         // Later events about the merged-away trip reach the survivor: to-many relationships unite.
         projection.apply(insertItem(6, trip: 5))
@@ -146,5 +146,42 @@ struct ProjectionTests {
         #expect(related(projection, trip, 2, "bucketList") == [3])
         projection.apply(.unlink(.init(entity: "Trip", id: 2, relationship: "bucketList", targets: [3])))
         #expect(related(projection, item, 3, "trip") == [])
+    }
+}
+
+// MARK: - Slots of deleted objects
+
+extension ProjectionTests {
+    @Test func aDeletedObjectsSlotServesTheNextInsertWithNothingOfTheOldObjectLeft() throws {
+        var projection = Projection(schema: schema)
+        projection.apply(insertTrip(1, "Summer"))
+        projection.apply(insertItem(2, trip: 1))
+        projection.apply(insertTrip(3, "Winter", destination: "Oslo"))
+        projection.apply(.delete(entity: "Trip", id: 1))
+        #expect(related(projection, item, 2, "trip") == [], "the delete cleared the inverse")
+        // The next trip takes the freed slot: no value, no item and no index entry of trip 1.
+        projection.apply(
+            .insert(.init(entity: "Trip", id: 4, attributes: [.init("destination", .string("Kyoto"))], toOne: []))
+        )
+        #expect(projection.tables[trip].count == 2)
+        #expect(value(projection, trip, 4, "name") == .null)
+        #expect(value(projection, trip, 4, "destination") == .string("Kyoto"))
+        #expect(related(projection, trip, 4, "bucketList") == [])
+        #expect(projection.row(trip, 1) == nil)
+        #expect(value(projection, trip, 3, "destination") == .string("Oslo"))
+        let name = try #require(projection.tables[trip].entity.attributes.firstIndex { $0.name == "name" })
+        #expect(projection.tables[trip].lookup(unique: name, .string("Summer")) == nil)
+        // A new trip may take the name the deleted one had.
+        #expect(projection.apply(insertTrip(5, "Summer")) == 5)
+        #expect(projection.tables[trip].identifiersInOrder().map(\.id) == [3, 4, 5])
+    }
+
+    @Test func anUpsertLeavesNoSlotBehind() throws {
+        var projection = Projection(schema: schema)
+        projection.apply(insertTrip(1, "Summer"))
+        for id in UInt64(2)...50 { projection.apply(insertTrip(id, "Summer", destination: "Kyoto \(id)")) }
+        #expect(projection.tables[trip].count == 1)
+        #expect(projection.tables[trip].identifiersInOrder().map(\.id) == [1])
+        #expect(value(projection, trip, 1, "destination") == .string("Kyoto 50"))
     }
 }

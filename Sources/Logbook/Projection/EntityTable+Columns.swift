@@ -1,0 +1,142 @@
+// Reading and changing the objects of a table, by identifier and by slot.
+extension EntityTable {
+    // MARK: - Reading
+
+    /// The number of live objects.
+    package var count: Int { slots.count }
+
+    /// The slot of a live object.
+    @inline(__always)
+    package func slot(of id: UInt64) -> Int? {
+        slots.slot(of: id)
+    }
+
+    /// Whether the table holds a live object with this identifier.
+    package func contains(_ id: UInt64) -> Bool {
+        slots.slot(of: id) != nil
+    }
+
+    /// The value of an attribute of the object in `slot`.
+    @inline(__always)
+    package func value(_ slot: Int, _ attribute: Int) -> AttributeValue {
+        columns[attribute][slot]
+    }
+
+    /// The targets of a relationship of the object in `slot`: zero or one for a to-one
+    /// relationship.
+    package func targets(_ slot: Int, _ relationship: Int) -> [UInt64] {
+        if isToMany[relationship] { return toMany[relationship][slot] }
+        let target = toOne[relationship][slot]
+        return target == 0 ? [] : [target]
+    }
+
+    /// The identifiers of the live objects, in ascending order, each with its slot.
+    package func identifiersInOrder() -> [(id: UInt64, slot: Int)] {
+        var result: [(id: UInt64, slot: Int)] = []
+        result.reserveCapacity(count)
+        var ordered = true
+        var last: UInt64 = 0
+        for (slot, id) in identifiers.enumerated() where id != 0 {
+            if id < last { ordered = false }
+            last = id
+            result.append((id, slot))
+        }
+        if !ordered { result.sort { $0.id < $1.id } }
+        return result
+    }
+
+    /// The object with an identifier as a ``Row`` of its own: for tools and tests, which read
+    /// a few objects whole; the model layer reads the columns.
+    package func row(_ id: UInt64) -> Row? {
+        guard let slot = slot(of: id) else { return nil }
+        return Row(
+            values: columns.indices.map { columns[$0][slot] },
+            relationships: isToMany.indices.map { targets(slot, $0) }
+        )
+    }
+
+    /// Every live object as a ``Row``, by identifier. O(*n*), allocating a row per object.
+    package var rowsByIdentifier: [UInt64: Row] {
+        var result: [UInt64: Row] = [:]
+        result.reserveCapacity(count)
+        for (id, _) in identifiersInOrder() { result[id] = row(id) }
+        return result
+    }
+
+    // MARK: - Changing
+
+    /// A slot with every attribute `null` and every relationship empty, holding no object yet:
+    /// a freed one, or a new one. Set its values, then ``place(_:in:)`` an object in it or
+    /// ``release(_:)`` it.
+    mutating func reserveSlot() -> Int {
+        if let free = freeSlots.popLast() { return free }
+        identifiers.append(0)
+        for attribute in columns.indices { columns[attribute].append(.null) }
+        for relationship in isToMany.indices {
+            if isToMany[relationship] { toMany[relationship].append([]) } else { toOne[relationship].append(0) }
+        }
+        return identifiers.count - 1
+    }
+
+    /// Puts `id` in a reserved slot; a slot the table held it in before is freed, unindexed.
+    /// The object is not indexed: call ``index(_:slot:)``.
+    mutating func place(_ id: UInt64, in slot: Int) {
+        if let old = self.slot(of: id) {
+            unindex(id, slot: old)
+            release(old)
+        }
+        identifiers[slot] = id
+        slots.set(id, slot: slot)
+    }
+
+    /// Frees the slot of `id`, which must already be unindexed; its values are released.
+    mutating func free(_ id: UInt64, slot: Int) {
+        slots.remove(id)
+        release(slot)
+    }
+
+    /// Clears a slot and makes it free for reuse.
+    mutating func release(_ slot: Int) {
+        clear(slot)
+        identifiers[slot] = 0
+        freeSlots.append(slot)
+    }
+
+    @inline(__always)
+    mutating func setValue(_ value: AttributeValue, _ slot: Int, _ attribute: Int) {
+        columns[attribute][slot] = value
+    }
+
+    /// Adds `target` to a to-many relationship, unless it is there already.
+    mutating func appendTarget(_ target: UInt64, _ slot: Int, _ relationship: Int) {
+        guard !toMany[relationship][slot].contains(target) else { return }
+        toMany[relationship][slot].append(target)
+    }
+
+    /// The target of a to-one relationship, 0 for none.
+    @inline(__always)
+    func toOneTarget(_ slot: Int, _ relationship: Int) -> UInt64 {
+        toOne[relationship][slot]
+    }
+
+    mutating func setToOneTarget(_ target: UInt64, _ slot: Int, _ relationship: Int) {
+        toOne[relationship][slot] = target
+    }
+
+    /// Removes `target` from a relationship, to-one or to-many.
+    mutating func removeTarget(_ target: UInt64, _ slot: Int, _ relationship: Int) {
+        if isToMany[relationship] {
+            guard let position = toMany[relationship][slot].firstIndex(of: target) else { return }
+            toMany[relationship][slot].remove(at: position)
+        } else if toOne[relationship][slot] == target {
+            toOne[relationship][slot] = 0
+        }
+    }
+
+    private mutating func clear(_ slot: Int) {
+        for attribute in columns.indices { columns[attribute][slot] = .null }
+        for relationship in isToMany.indices {
+            if isToMany[relationship] { toMany[relationship][slot] = [] } else { toOne[relationship][slot] = 0 }
+        }
+    }
+}

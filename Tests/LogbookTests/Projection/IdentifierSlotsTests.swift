@@ -1,0 +1,73 @@
+import Testing
+
+@testable import Logbook
+
+/// The identifier-to-slot table agrees with a `Dictionary` through inserts, replacements and
+/// removals, in the orders a store produces (ascending identifiers) and in random ones.
+struct IdentifierSlotsTests {
+    /// A small deterministic generator (SplitMix64), so that a failure can be replayed.
+    private struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    private func expectAgreement(_ slots: IdentifierSlots, _ reference: [UInt64: Int], probes: some Sequence<UInt64>) {
+        #expect(slots.count == reference.count)
+        for id in probes {
+            #expect(slots.slot(of: id) == reference[id], "identifier \(id)")
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4])
+    func randomOperationsAgreeWithADictionary(seed: UInt64) {
+        var generator = Generator(state: seed)
+        var slots = IdentifierSlots()
+        var reference: [UInt64: Int] = [:]
+        // A narrow range of identifiers, so that removals and reinsertions hit long probe runs.
+        let range: ClosedRange<UInt64> = 1...3_000
+        for step in 0..<20_000 {
+            let id = UInt64.random(in: range, using: &generator)
+            if Bool.random(using: &generator) || reference.count < 50 {
+                slots.set(id, slot: step)
+                reference[id] = step
+            } else {
+                slots.remove(id)
+                reference[id] = nil
+            }
+        }
+        expectAgreement(slots, reference, probes: range)
+    }
+
+    @Test func ascendingIdentifiersWithEveryOtherOneRemoved() {
+        var slots = IdentifierSlots()
+        var reference: [UInt64: Int] = [:]
+        for id in UInt64(1)...100_000 {
+            slots.set(id, slot: Int(id) * 3)
+            reference[id] = Int(id) * 3
+        }
+        for id in stride(from: UInt64(2), through: 100_000, by: 2) {
+            slots.remove(id)
+            reference[id] = nil
+        }
+        expectAgreement(slots, reference, probes: UInt64(0)...100_001)
+    }
+
+    @Test func identifierZeroIsNeverHeldAndLargeIdentifiersAre() {
+        var slots = IdentifierSlots()
+        slots.set(.max, slot: 7)
+        slots.set(1 << 63, slot: 8)
+        #expect(slots.slot(of: 0) == nil)
+        #expect(slots.slot(of: .max) == 7)
+        #expect(slots.slot(of: 1 << 63) == 8)
+        slots.remove(0)
+        slots.remove(.max)
+        #expect(slots.count == 1)
+        #expect(slots.slot(of: .max) == nil)
+    }
+}
