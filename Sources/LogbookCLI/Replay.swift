@@ -45,8 +45,8 @@ extension LogbookCommand {
             }
             for table in projection.tables.sorted(by: { $0.entity.name < $1.entity.name })
             where entity == nil || table.entity.name == entity {
-                for (id, _) in table.identifiersInOrder() {
-                    guard let row = table.row(id) else { continue }
+                for (id, slot) in table.identifiersInOrder() {
+                    let row = table.row(at: slot)
                     if format == .json {
                         json.reset()
                         write(table.entity, id, row, into: json)

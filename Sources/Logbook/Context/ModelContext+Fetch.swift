@@ -132,8 +132,8 @@ extension ModelContext {
     func materialize<T: PersistentModel>(_ type: T.Type, _ id: UInt64, mapping: EntityMapping) throws -> T? {
         if let registered = registry[id].flatMap(Self.exactly(T.self)) { return registered }
         let values = store.read { state in
-            state.projection.withTable(mapping.table) { table in
-                table.slot(of: id).map { Self.propertyValues($0, of: table, mapping: mapping) }
+            state.projection.slot(mapping.table, id).map { slot in
+                state.projection.withTable(mapping.table) { Self.propertyValues(slot, of: $0, mapping: mapping) }
             }
         }
         guard let values else { return nil }
@@ -157,15 +157,17 @@ extension ModelContext {
     ) -> [any PersistentModel] {
         let targetMapping = mapping(for: Target.self)
         // The targets' table is copied (its columns shared) so that models are made outside the lock.
-        let (ids, targets) = store.read { state -> ([UInt64], EntityTable) in
-            let ids = state.projection.withTable(table) { rows in
-                rows.slot(of: id).map { rows.targets($0, relationship) } ?? []
+        let (found, targets) = store.read { state -> ([(UInt64, Int)], EntityTable) in
+            let ids = state.projection.slot(table, id).map { slot in
+                state.projection.withTable(table) { $0.targets(slot, relationship) }
             }
-            return (ids, state.projection.tables[targetMapping.table])
+            let found = (ids ?? []).compactMap { target in
+                state.projection.slot(targetMapping.table, target).map { (target, $0) }
+            }
+            return (found, state.projection.tables[targetMapping.table])
         }
-        return ids.compactMap { target in
-            guard let slot = targets.slot(of: target) else { return nil }
-            return try? materialize(Target.self, target, slot: slot, of: targets, mapping: targetMapping)
+        return found.compactMap { target, slot in
+            try? materialize(Target.self, target, slot: slot, of: targets, mapping: targetMapping)
         }
     }
 
@@ -251,8 +253,8 @@ extension ModelContext {
         guard let id = model.storedIdentifier else { return }
         let mapping = mapping(of: model)
         let stored = store.read { state in
-            state.projection.withTable(mapping.table) { table in
-                table.slot(of: id).map { Self.propertyValues($0, of: table, mapping: mapping) }
+            state.projection.slot(mapping.table, id).map { slot in
+                state.projection.withTable(mapping.table) { Self.propertyValues(slot, of: $0, mapping: mapping) }
             }
         }
         guard let stored else { return }

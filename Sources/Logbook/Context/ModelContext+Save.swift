@@ -238,7 +238,7 @@ extension ModelContext {
                     continue
                 }
                 let stored =
-                    projection.tables[mapping.table].slot(of: id).map {
+                    projection.slot(mapping.table, id).map {
                         projection.tables[mapping.table].targets($0, index)
                     } ?? []
                 let added = targets.filter { !stored.contains($0) }

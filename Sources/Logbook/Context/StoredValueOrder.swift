@@ -28,7 +28,7 @@ extension ModelContext {
             entries.reserveCapacity(ids.count)
             let table = state.projection.tables[mapping.table]
             for id in ids {
-                guard let slot = table.slot(of: id) else { continue }
+                guard let slot = state.projection.slot(mapping.table, id) else { continue }
                 entries.append((keys.map { table.value(slot, $0.attribute) }, id))
             }
             for (index, _) in keys.enumerated() {

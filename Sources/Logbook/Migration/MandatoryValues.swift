@@ -93,7 +93,7 @@ struct MandatoryValues {
             let attributes = Self.mandatory(table)
             guard !attributes.isEmpty else { continue }
             for id in ids {
-                guard let slot = table.slot(of: id) else { continue }
+                guard let slot = projection.slot(tableIndex, id) else { continue }
                 result.note(table, slot, id, attributes, table: tableIndex)
             }
         }

@@ -2,18 +2,10 @@
 extension EntityTable {
     // MARK: - Reading
 
-    /// The number of live objects.
-    package var count: Int { slots.count }
-
-    /// The slot of a live object.
+    /// Whether `slot` holds the object `id`.
     @inline(__always)
-    package func slot(of id: UInt64) -> Int? {
-        slots.slot(of: id)
-    }
-
-    /// Whether the table holds a live object with this identifier.
-    package func contains(_ id: UInt64) -> Bool {
-        slots.slot(of: id) != nil
+    package func holds(_ id: UInt64, at slot: Int) -> Bool {
+        slot < identifiers.count && identifiers[slot] == id
     }
 
     /// The value of an attribute of the object in `slot`.
@@ -45,11 +37,10 @@ extension EntityTable {
         return result
     }
 
-    /// The object with an identifier as a ``Row`` of its own: for tools and tests, which read
-    /// a few objects whole; the model layer reads the columns.
-    package func row(_ id: UInt64) -> Row? {
-        guard let slot = slot(of: id) else { return nil }
-        return Row(
+    /// The object in a slot as a ``Row`` of its own: for tools and tests, which read a few
+    /// objects whole; the model layer reads the columns.
+    package func row(at slot: Int) -> Row {
+        Row(
             values: columns.indices.map { columns[$0][slot] },
             relationships: isToMany.indices.map { targets(slot, $0) }
         )
@@ -59,7 +50,7 @@ extension EntityTable {
     package var rowsByIdentifier: [UInt64: Row] {
         var result: [UInt64: Row] = [:]
         result.reserveCapacity(count)
-        for (id, _) in identifiersInOrder() { result[id] = row(id) }
+        for (id, slot) in identifiersInOrder() { result[id] = row(at: slot) }
         return result
     }
 
@@ -78,26 +69,17 @@ extension EntityTable {
         return identifiers.count - 1
     }
 
-    /// Puts `id` in a reserved slot; a slot the table held it in before is freed, unindexed.
-    /// The object is not indexed: call ``index(_:slot:)``.
+    /// Puts `id` in a reserved slot. The object is not indexed: call ``index(_:slot:)``.
+    /// Called by ``Projection``, which records the slot.
     mutating func place(_ id: UInt64, in slot: Int) {
-        if let old = self.slot(of: id) {
-            unindex(id, slot: old)
-            release(old)
-        }
         identifiers[slot] = id
-        slots.set(id, slot: slot)
-    }
-
-    /// Frees the slot of `id`, which must already be unindexed; its values are released.
-    mutating func free(_ id: UInt64, slot: Int) {
-        slots.remove(id)
-        release(slot)
+        count += 1
     }
 
     /// Clears a slot and makes it free for reuse.
     mutating func release(_ slot: Int) {
         clear(slot)
+        if identifiers[slot] != 0 { count -= 1 }
         identifiers[slot] = 0
         freeSlots.append(slot)
     }

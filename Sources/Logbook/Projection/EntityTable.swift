@@ -2,7 +2,8 @@
 /// that replay needs.
 ///
 /// Each attribute is a column of values and each relationship a column of targets, indexed by
-/// the object's *slot*; ``IdentifierSlots`` finds an object's slot from its identifier. A to-one
+/// the object's *slot*; the projection's ``IdentifierSlots`` finds an object's slot from its
+/// identifier (see ``Projection/slot(_:_:)``). A to-one
 /// relationship keeps one identifier per slot (0 for none), a to-many one an array. Columns
 /// cost a value per object where a row of its own would cost an allocation per object and
 /// per relationship; the slots of deleted objects are reused. The columns are changed only
@@ -21,8 +22,8 @@ package struct EntityTable: Sendable {
     var toMany: [[[UInt64]]]
     /// Whether each relationship is to-many.
     let isToMany: [Bool]
-    /// The slot of each live object.
-    var slots = IdentifierSlots()
+    /// The number of live objects.
+    package internal(set) var count = 0
     /// Slots freed by deletes, reused first.
     var freeSlots: [Int] = []
     /// The attribute indexes of the unique attributes.

@@ -27,7 +27,7 @@ extension Projection {
         case .update(let update):
             guard let table = table(named: update.entity) else { return nil }
             let id = resolve(update.id)
-            guard let slot = tables[table].slot(of: id) else { return nil }
+            guard let slot = slot(table, id) else { return nil }
             tables[table].unindex(id, slot: slot)
             write(update.attributes, table, slot)
             let survivor: UInt64
@@ -86,7 +86,7 @@ extension Projection {
             }
             return survivor
         }
-        tables[table].place(id, in: slot)
+        place(table, id, in: slot)
         tables[table].index(id, slot: slot)
         for reference in toOne {
             guard let relationship = tables[table].relationship(named: reference.name) else { continue }
@@ -99,7 +99,7 @@ extension Projection {
     /// survivor's, its relationships move to the survivor (to-many ones united, a set to-one
     /// replacing the survivor's), and its identifier becomes an alias of the survivor.
     private mutating func fold(_ table: Int, _ id: UInt64, _ slot: Int, into survivor: UInt64) {
-        guard let kept = tables[table].slot(of: survivor) else { return }
+        guard let kept = self.slot(table, survivor) else { return }
         let relationships = tables[table].entity.relationships.indices
         let folded = relationships.map { tables[table].targets(slot, $0) }
         for (relationship, targets) in folded.enumerated() {
@@ -109,7 +109,7 @@ extension Projection {
         for attribute in tables[table].entity.attributes.indices {
             tables[table].setValue(tables[table].value(slot, attribute), kept, attribute)
         }
-        tables[table].free(id, slot: slot)
+        free(table, id, slot: slot)
         tables[table].index(survivor, slot: kept)
         for (relationship, targets) in folded.enumerated() {
             // To-many relationships are united; a set to-one replaces the survivor's, whose
@@ -160,7 +160,7 @@ extension Projection {
     }
 
     private mutating func setAttributes(_ table: Int, _ id: UInt64, _ attributes: [Event.Field]) {
-        guard let slot = tables[table].slot(of: id) else { return }
+        guard let slot = slot(table, id) else { return }
         tables[table].unindex(id, slot: slot)
         write(attributes, table, slot)
         tables[table].index(id, slot: slot)
@@ -169,7 +169,7 @@ extension Projection {
     // MARK: - Deletes
 
     private mutating func delete(_ table: Int, _ id: UInt64) {
-        guard let slot = tables[table].slot(of: id) else { return }
+        guard let slot = slot(table, id) else { return }
         // Clear the other side of every relationship, so that no live object keeps pointing
         // here through an inverse. References without an inverse stay as they are (`.noAction`
         // semantics); delete rules were applied, and recorded, when the delete was saved.
@@ -180,7 +180,7 @@ extension Projection {
             }
         }
         tables[table].unindex(id, slot: slot)
-        tables[table].free(id, slot: slot)
+        free(table, id, slot: slot)
     }
 
     // MARK: - Relationships
@@ -190,13 +190,13 @@ extension Projection {
             let relationship = tables[table].relationship(named: link.relationship)
         else { return nil }
         let id = resolve(link.id)
-        guard tables[table].contains(id) else { return nil }
+        guard contains(table, id) else { return nil }
         return (table, id, relationship)
     }
 
     /// Sets a to-one relationship and keeps its inverse in step.
     private mutating func setToOne(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64?) {
-        guard let slot = tables[table].slot(of: id) else { return }
+        guard let slot = slot(table, id) else { return }
         let current = tables[table].targets(slot, relationship).first
         if current == target { return }
         if let old = current { disconnect(table, id, relationship, old) }
@@ -206,7 +206,7 @@ extension Projection {
     /// Adds `target` to a relationship of `id`, and `id` to the inverse of `target`.
     private mutating func connect(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
         let link = links[table][relationship]
-        guard link.destination >= 0, tables[link.destination].contains(target) else { return }
+        guard link.destination >= 0, contains(link.destination, target) else { return }
         addToRelationship(table, id, relationship, target)
         if let inverse = link.inverse { addToRelationship(link.destination, target, inverse, id) }
     }
@@ -223,7 +223,7 @@ extension Projection {
     /// Adds one identifier to one side. A to-one side that pointed elsewhere lets go of its old
     /// target first, on both sides, so that a one-to-one or one-to-many pair stays consistent.
     private mutating func addToRelationship(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
-        guard let slot = tables[table].slot(of: id) else { return }
+        guard let slot = slot(table, id) else { return }
         let link = links[table][relationship]
         if link.isToMany {
             tables[table].appendTarget(target, slot, relationship)
@@ -238,7 +238,7 @@ extension Projection {
     }
 
     private mutating func removeFromRelationship(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
-        guard table >= 0, let slot = tables[table].slot(of: id) else { return }
+        guard table >= 0, let slot = slot(table, id) else { return }
         tables[table].removeTarget(target, slot, relationship)
     }
 }

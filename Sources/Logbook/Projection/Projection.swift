@@ -27,6 +27,8 @@ package struct Projection: Sendable {
     /// For each table, for each relationship: its link.
     package let links: [[Link]]
     private let tableIndex: [String: Int]
+    /// The slot of every live object in its table.
+    private var slots = IdentifierSlots()
     /// Identifiers merged away by an upsert, and the identifier they were merged into.
     package internal(set) var aliases: [UInt64: UInt64] = [:]
     /// For each table: how many objects upserts and unique constraints folded into others.
@@ -79,9 +81,39 @@ package struct Projection: Sendable {
         try tables.withUnsafeBufferPointer { try body($0[table]) }
     }
 
+    /// The slot of a live object of a table.
+    @inline(__always)
+    package func slot(_ table: Int, _ id: UInt64) -> Int? {
+        guard let slot = slots.slot(of: id), tables.withUnsafeBufferPointer({ $0[table].holds(id, at: slot) })
+        else { return nil }
+        return slot
+    }
+
+    /// Whether a table holds a live object with this identifier.
+    package func contains(_ table: Int, _ id: UInt64) -> Bool {
+        slot(table, id) != nil
+    }
+
     /// The row of an object, following an upsert's merge.
     package func row(_ table: Int, _ id: UInt64) -> Row? {
-        tables[table].row(resolve(id))
+        slot(table, resolve(id)).map { tables[table].row(at: $0) }
+    }
+
+    /// Puts `id` in a slot that ``EntityTable/reserveSlot()`` gave; a slot the table held it in
+    /// before is unindexed and freed. The object is not indexed.
+    mutating func place(_ table: Int, _ id: UInt64, in slot: Int) {
+        if let old = self.slot(table, id) {
+            tables[table].unindex(id, slot: old)
+            tables[table].release(old)
+        }
+        tables[table].place(id, in: slot)
+        slots.set(id, slot: slot)
+    }
+
+    /// Frees the slot of a live object, which must already be unindexed.
+    mutating func free(_ table: Int, _ id: UInt64, slot: Int) {
+        slots.remove(id, ifIn: slot)
+        tables[table].release(slot)
     }
 
     /// The identifier an object is known by now: itself, or the object it was merged into.

@@ -29,19 +29,28 @@ struct IdentifierSlotsTests {
         var generator = Generator(state: seed)
         var slots = IdentifierSlots()
         var reference: [UInt64: Int] = [:]
-        // A narrow range of identifiers, so that removals and reinsertions hit long probe runs.
-        let range: ClosedRange<UInt64> = 1...3_000
+        // Mostly counter-like identifiers, some far beyond them (which go to the dictionary
+        // until the array grows over them).
+        var probes: Set<UInt64> = [0, 1]
         for step in 0..<20_000 {
-            let id = UInt64.random(in: range, using: &generator)
+            let id =
+                Int.random(in: 0..<10, using: &generator) == 0
+                ? UInt64.random(in: 1...(1 << 22), using: &generator)
+                : UInt64.random(in: 1...5_000, using: &generator)
+            probes.insert(id)
             if Bool.random(using: &generator) || reference.count < 50 {
                 slots.set(id, slot: step)
                 reference[id] = step
             } else {
-                slots.remove(id)
+                let slot = reference[id] ?? step
+                // A removal naming another slot than the recorded one is ignored.
+                slots.remove(id, ifIn: slot + 1)
+                #expect(slots.slot(of: id) == reference[id])
+                slots.remove(id, ifIn: slot)
                 reference[id] = nil
             }
         }
-        expectAgreement(slots, reference, probes: range)
+        expectAgreement(slots, reference, probes: probes)
     }
 
     @Test func ascendingIdentifiersWithEveryOtherOneRemoved() {
@@ -52,22 +61,26 @@ struct IdentifierSlotsTests {
             reference[id] = Int(id) * 3
         }
         for id in stride(from: UInt64(2), through: 100_000, by: 2) {
-            slots.remove(id)
+            slots.remove(id, ifIn: Int(id) * 3)
             reference[id] = nil
         }
         expectAgreement(slots, reference, probes: UInt64(0)...100_001)
     }
 
-    @Test func identifierZeroIsNeverHeldAndLargeIdentifiersAre() {
+    @Test func forgedHugeIdentifiersAreHeldWithoutAnArrayReachingThem() {
         var slots = IdentifierSlots()
         slots.set(.max, slot: 7)
         slots.set(1 << 63, slot: 8)
+        #expect(slots.coveredIdentifiers == 0)
+        slots.set(3, slot: 9)
+        #expect(slots.coveredIdentifiers == 1_024)
+        #expect(slots.slot(of: 3) == 9)
         #expect(slots.slot(of: 0) == nil)
         #expect(slots.slot(of: .max) == 7)
         #expect(slots.slot(of: 1 << 63) == 8)
-        slots.remove(0)
-        slots.remove(.max)
-        #expect(slots.count == 1)
+        slots.remove(.max, ifIn: 7)
+        #expect(slots.count == 2)
         #expect(slots.slot(of: .max) == nil)
+        #expect(slots.slot(of: 1 << 63) == 8)
     }
 }
