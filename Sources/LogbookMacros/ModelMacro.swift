@@ -69,7 +69,7 @@ extension ModelMacro: MemberMacro {
             }
         }
         return """
-            public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+            public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
             \(raw: body)}
             """
     }

@@ -203,7 +203,7 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
                         self._name = try Logbook._$ModelStorage._$decode(values, 0, Trip.self)
                         self._startDate = try Logbook._$ModelStorage._$decode(values, 1, Trip.self)
@@ -258,7 +258,7 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
                         self._title = try Logbook._$ModelStorage._$decode(values, 0, Item.self)
                         self._rank = try Logbook._$ModelStorage._$isMissing(values, 1) ? (1) : Logbook._$ModelStorage._$decode(values, 1, Item.self)
@@ -300,7 +300,7 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
                         self._theme = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("light") : Logbook._$ModelStorage._$decode(values, 0, Settings.self)
                         self._owner = try Logbook._$ModelStorage._$decode(values, 1, Settings.self)
@@ -342,7 +342,7 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
                         self._name = try Logbook._$ModelStorage._$decode(values, 0, Tag.self)
                     }
@@ -380,7 +380,7 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
                         self._color = try Logbook._$ModelStorage._$decodeWithBinding(values, 0, Swatch.self)
                     }
@@ -443,7 +443,7 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
                         self._name = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("") : Logbook._$ModelStorage._$decode(values, 0, Trip.self)
                     }
@@ -494,7 +494,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
                     }
 
@@ -570,7 +570,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
                     }
                 }
@@ -620,7 +620,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
                     }
 
@@ -676,7 +676,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
                     }
 
@@ -720,7 +720,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
                     }
 
@@ -768,7 +768,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
                         self._$storage = storage
                     }
 

@@ -16,6 +16,8 @@ final class EntityMapping {
     let slots: [Slot]
     /// The property indexes of the relationships.
     let relationshipProperties: [Int]
+    /// The same, as the set a model made from the store starts with: every relationship a fault.
+    let faultedRelationships: PropertySet
     /// The entity as the schema describes it.
     let entity: Schema.Entity
     /// For each schema relationship: how it reaches its destination and inverse.
@@ -96,6 +98,7 @@ final class EntityMapping {
         }
         self.slots = slots
         self.relationshipProperties = relationships
+        self.faultedRelationships = PropertySet(relationships)
         self.entity = entity
         self.links = projection.links[table]
         self.hasCountLimits = entity.relationships.contains {

@@ -114,8 +114,11 @@ extension ModelContext {
             let table = store.read { $0.projection.tables[mapping.table] }
             let objects = table.identifiersInOrder()
             models.reserveCapacity(objects.count)
-            for (id, slot) in objects {
-                models.append(try materialize(T.self, id, slot: slot, of: table, mapping: mapping))
+            registry.reserveCapacity(registry.count + objects.count)
+            try withUnsafePointer(to: table) { table in
+                for (id, slot) in objects {
+                    models.append(try materialize(T.self, id, slot: slot, of: table, mapping: mapping))
+                }
             }
         }
         guard descriptor.includePendingChanges else { return (models, false, false) }
@@ -156,18 +159,24 @@ extension ModelContext {
         relationship: Int
     ) -> [any PersistentModel] {
         let targetMapping = mapping(for: Target.self)
-        // The targets' table is copied (its columns shared) so that models are made outside the lock.
-        let (found, targets) = store.read { state -> ([(UInt64, Int)], EntityTable) in
-            let ids = state.projection.slot(table, id).map { slot in
-                state.projection.withTable(table) { $0.targets(slot, relationship) }
+        // Under the lock, the stored values of the targets not registered yet; the models are
+        // made outside it.
+        let found = store.read { state -> [(UInt64, [AttributeValue]?)] in
+            guard let slot = state.projection.slot(table, id) else { return [] }
+            let ids = state.projection.withTable(table) { $0.pointee.targets(slot, relationship) }
+            return ids.compactMap { target in
+                guard let targetSlot = state.projection.slot(targetMapping.table, target) else { return nil }
+                if self.registry[target] != nil { return (target, nil) }
+                let values = state.projection.withTable(targetMapping.table) {
+                    Self.propertyValues(targetSlot, of: $0, mapping: targetMapping)
+                }
+                return (target, values)
             }
-            let found = (ids ?? []).compactMap { target in
-                state.projection.slot(targetMapping.table, target).map { (target, $0) }
-            }
-            return (found, state.projection.tables[targetMapping.table])
         }
-        return found.compactMap { target, slot in
-            try? materialize(Target.self, target, slot: slot, of: targets, mapping: targetMapping)
+        return found.compactMap { target, values in
+            if let registered = self.registry[target].flatMap(Self.exactly(Target.self)) { return registered }
+            guard let values else { return nil }
+            return try? make(Target.self, target, values: values, mapping: targetMapping)
         }
     }
 
@@ -177,7 +186,7 @@ extension ModelContext {
         _ type: T.Type,
         _ id: UInt64,
         slot: Int,
-        of table: borrowing EntityTable,
+        of table: UnsafePointer<EntityTable>,
         mapping: EntityMapping
     ) throws -> T {
         if let registered = registry[id].flatMap(Self.exactly(T.self)) { return registered }
@@ -186,14 +195,16 @@ extension ModelContext {
 
     /// The stored attribute values of the object in `slot`, by property index (`null` for
     /// relationships).
+    @inline(__always)
     private static func propertyValues(
         _ slot: Int,
-        of table: borrowing EntityTable,
+        of table: UnsafePointer<EntityTable>,
         mapping: EntityMapping
     ) -> [AttributeValue] {
         var values = [AttributeValue].filled(with: .null, count: mapping.slots.count)
         for (property, place) in mapping.slots.enumerated() {
-            if case .attribute(let attribute) = place { values[property] = table.value(slot, attribute) }
+            // The column through `pointee`'s stored property: a method call on it copies the table.
+            if case .attribute(let attribute) = place { values[property] = table.pointee.columns[attribute][slot] }
         }
         return values
     }
@@ -211,7 +222,7 @@ extension ModelContext {
         let storage = _$ModelStorage(
             identifier: identifier,
             observer: self,
-            faulted: PropertySet(mapping.relationshipProperties)
+            faulted: mapping.faultedRelationships
         )
         let model = try T(_$storage: storage, values: values)
         registry[id] = model

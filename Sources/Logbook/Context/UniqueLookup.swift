@@ -99,8 +99,11 @@ extension ModelContext {
             case .attribute(let attribute) = mapping.slots[property]
         else { return nil }
         if let unique = store.read({ state -> [UInt64]? in
-            guard state.projection.tables[mapping.table].isUnique(attribute) else { return nil }
-            return state.projection.tables[mapping.table].lookup(unique: attribute, value).map { [$0] } ?? []
+            state.projection.withTable(mapping.table) { table in
+                // Stored properties of `pointee`, not methods: a method call on it copies the table.
+                guard let position = table.pointee.uniqueAttributes.firstIndex(of: attribute) else { return nil }
+                return table.pointee.uniqueIndexes[position][value].map { [$0] } ?? []
+            }
         }) {
             return unique
         }

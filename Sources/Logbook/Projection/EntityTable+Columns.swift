@@ -16,6 +16,7 @@ extension EntityTable {
 
     /// The targets of a relationship of the object in `slot`: zero or one for a to-one
     /// relationship.
+    @inline(__always)
     package func targets(_ slot: Int, _ relationship: Int) -> [UInt64] {
         if isToMany[relationship] { return toMany[relationship][slot] }
         let target = toOne[relationship][slot]

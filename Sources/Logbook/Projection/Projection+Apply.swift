@@ -137,12 +137,11 @@ extension Projection {
 
     /// The live object other than `id` that already holds one of the unique values in `slot`.
     private func uniqueCollision(_ table: Int, _ slot: Int, excluding id: UInt64) -> UInt64? {
-        // Through a buffer pointer: reading the table out of the array would copy all of it.
-        tables.withUnsafeBufferPointer { tables in
-            for (position, attribute) in tables[table].uniqueAttributes.enumerated() {
-                let value = tables[table].value(slot, attribute)
+        withTable(table) { table in
+            for (position, attribute) in table.pointee.uniqueAttributes.enumerated() {
+                let value = table.pointee.value(slot, attribute)
                 guard value != .null else { continue }
-                if let holder = tables[table].uniqueIndexes[position][value], holder != id {
+                if let holder = table.pointee.uniqueIndexes[position][value], holder != id {
                     return holder
                 }
             }

@@ -74,17 +74,27 @@ package struct Projection: Sendable {
         tableIndex[name]
     }
 
-    /// Calls `body` with a table, borrowed rather than copied out of ``tables``: a copy would
-    /// retain every one of its columns and indexes, on every read of one object.
+    /// Calls `body` with a pointer to a table, valid during the call, so that reading one
+    /// object does not copy the table: the subscripts of `Array` and `UnsafeBufferPointer`
+    /// return a copy, which retains and releases every one of its columns and indexes, whereas
+    /// `pointee` addresses the table in place.
     @inline(__always)
-    package func withTable<Result>(_ table: Int, _ body: (borrowing EntityTable) throws -> Result) rethrows -> Result {
-        try tables.withUnsafeBufferPointer { try body($0[table]) }
+    package func withTable<Result>(
+        _ table: Int,
+        _ body: (UnsafePointer<EntityTable>) throws -> Result
+    ) rethrows -> Result {
+        try tables.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, buffer.indices.contains(table) else {
+                preconditionFailure("table \(table) is not one of the projection's \(buffer.count)")
+            }
+            return try body(base + table)
+        }
     }
 
     /// The slot of a live object of a table.
     @inline(__always)
     package func slot(_ table: Int, _ id: UInt64) -> Int? {
-        guard let slot = slots.slot(of: id), tables.withUnsafeBufferPointer({ $0[table].holds(id, at: slot) })
+        guard let slot = slots.slot(of: id), withTable(table, { $0.pointee.holds(id, at: slot) })
         else { return nil }
         return slot
     }
