@@ -45,6 +45,7 @@ public struct FetchDescriptor<T: PersistentModel> {
     /// - Parameters:
     ///   - predicate: Which models to fetch; `nil` fetches every model of the type.
     ///   - sortBy: The order of the results.
+    @inlinable
     public init(predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {
         self.predicate = predicate
         self.sortBy = sortBy

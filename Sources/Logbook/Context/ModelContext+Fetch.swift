@@ -19,7 +19,56 @@ extension ModelContext {
     ///   type, each made into an object.
     /// - Throws: An error evaluating the predicate, or ``SchemaError`` when a stored value no
     ///   longer converts to its property's type.
+    @inlinable
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        // Compiled into the caller, for its model type: the descriptor's generic parts are read
+        // there, where their types are known, and only the predicate's expression reaches the
+        // library, where handling `Predicate<T>` or `[SortDescriptor<T>]` would ask the runtime
+        // for their type metadata on every call (half the cost of a lookup by unique name).
+        if let predicate = descriptor.predicate {
+            let match = try _uniqueMatch(predicate.expression, T.self)
+            if match.answered {
+                // At most one model matches: the sort order does not matter.
+                guard let model = match.model, (descriptor.fetchOffset ?? 0) <= 0, (descriptor.fetchLimit ?? 1) > 0
+                else { return [] }
+                return [unsafeDowncast(model, to: T.self)]
+            }
+        }
+        return try _fetch(descriptor)
+    }
+
+    /// The answer to `#Predicate { $0.attribute == constant }` on a unique attribute, when the
+    /// context has no unsaved changes: the one model holding the constant, if any.
+    ///
+    /// - Returns: `answered` false when the expression is not such an equality or the context
+    ///   has unsaved changes, which a fetch must take into account.
+    @usableFromInline
+    func _uniqueMatch<Expression: StandardPredicateExpression<Bool>, T: PersistentModel>(
+        _ expression: Expression,
+        _: T.Type
+    ) throws -> (answered: Bool, model: AnyObject?) {
+        refreshIfStoreChanged()
+        guard !hasPendingChanges else { return (false, nil) }
+        let mapping = mapping(for: T.self)
+        guard let (keyPath, value) = mapping.keyPathAndValue(of: expression),
+            let property = mapping.propertyIndex(of: keyPath, in: T.self),
+            case .attribute(let attribute) = mapping.slots[property]
+        else { return (false, nil) }
+        let found = store.read { state -> UInt64?? in
+            state.projection.withTable(mapping.table) { table in
+                // Stored properties of `pointee`, not methods: a method call on it copies the table.
+                guard let position = table.pointee.uniqueAttributes.firstIndex(of: attribute) else { return nil }
+                return .some(table.pointee.uniqueIndexes[position][value])
+            }
+        }
+        guard let found else { return (false, nil) }
+        guard let id = found else { return (true, nil) }
+        return (true, try materialize(T.self, id, mapping: mapping))
+    }
+
+    /// Every other fetch: see ``fetch(_:)``.
+    @usableFromInline
+    func _fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         var (models, judgedOnStoredValues, sorted) = try candidates(descriptor)
         if let predicate = descriptor.predicate, !judgedOnStoredValues {
             models = try models.filter { try predicate.evaluate($0) }
@@ -133,7 +182,9 @@ extension ModelContext {
 
     /// The registered object of a stored model, created from its row when needed.
     func materialize<T: PersistentModel>(_ type: T.Type, _ id: UInt64, mapping: EntityMapping) throws -> T? {
-        if let registered = registry[id].flatMap(Self.exactly(T.self)) { return registered }
+        if let registered = registry[id], Swift.type(of: registered) == T.self {
+            return unsafeDowncast(registered, to: T.self)
+        }
         let values = store.read { state in
             state.projection.slot(mapping.table, id).map { slot in
                 state.projection.withTable(mapping.table) { Self.propertyValues(slot, of: $0, mapping: mapping) }
@@ -189,7 +240,9 @@ extension ModelContext {
         of table: UnsafePointer<EntityTable>,
         mapping: EntityMapping
     ) throws -> T {
-        if let registered = registry[id].flatMap(Self.exactly(T.self)) { return registered }
+        if let registered = registry[id], Swift.type(of: registered) == T.self {
+            return unsafeDowncast(registered, to: T.self)
+        }
         return try make(T.self, id, values: Self.propertyValues(slot, of: table, mapping: mapping), mapping: mapping)
     }
 

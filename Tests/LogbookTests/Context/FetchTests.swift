@@ -36,6 +36,45 @@ struct FetchTests {
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 10)
     }
 
+    /// A lookup by unique name, answered without the general fetch, still honours the rest of
+    /// the descriptor and the other contexts' saves.
+    @Test(arguments: StoreKind.allCases)
+    func aLookupByUniqueNameHonoursOffsetLimitSortAndOtherContextsSaves(kind: StoreKind) throws {
+        let store = try seeded(kind)
+        do {
+            let container = try store.container()
+            let context = ModelContext(container)
+            var descriptor = FetchDescriptor<Trip>(
+                predicate: #Predicate { $0.name == "T3" },
+                sortBy: [SortDescriptor(\.startDate, order: .reverse)]
+            )
+            let found = try context.fetch(descriptor)
+            #expect(found.map(\.destination) == ["Kyoto"])
+            #expect(try context.fetch(descriptor).first === found.first, "one object per identifier")
+            descriptor.fetchLimit = 0
+            #expect(try context.fetch(descriptor).isEmpty)
+            descriptor.fetchLimit = 5
+            descriptor.fetchOffset = 1
+            #expect(try context.fetch(descriptor).isEmpty)
+            descriptor.fetchOffset = 0
+            #expect(try context.fetchCount(descriptor) == 1)
+            #expect(try context.fetchIdentifiers(descriptor) == found.map(\.persistentModelID))
+            // Another context renames the trip and saves: the next lookup sees it.
+            let other = ModelContext(container)
+            let trip = try #require(
+                try other.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "T3" })).first
+            )
+            trip.name = "T3 renamed"
+            try other.save()
+            #expect(try context.fetch(descriptor).isEmpty)
+            let renamed = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "T3 renamed" }))
+            #expect(renamed.first === found.first)
+        }
+        // After reopening, the store answers the same.
+        let reopened = try store.reopenedContext()
+        #expect(try reopened.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "T3 renamed" })).count == 1)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func anEqualityOnTheUniqueNameFindsTheTripAndPendingChangesCount(kind: StoreKind) throws {
         let store = try seeded(kind)
