@@ -148,10 +148,18 @@ final class Store: Sendable {
         var replayed = Replayed()
         if let reader {
             do {
-                try EventStream.forEach(reader) { sequence, envelope in
-                    apply(envelope, to: &state, &replayed)
-                    state.projection.lastSequence = sequence
-                }
+                try EventStream.forEach(
+                    reader,
+                    shortcut: { sequence, bytes in
+                        guard state.projection.applyInsert(bytes) else { return false }
+                        state.projection.lastSequence = sequence
+                        return true
+                    },
+                    { sequence, envelope in
+                        apply(envelope, to: &state, &replayed)
+                        state.projection.lastSequence = sequence
+                    }
+                )
             } catch let error as LogbookError {
                 throw error
             } catch {

@@ -3,6 +3,8 @@
 package enum EventStream {
     /// Calls `body` with each event's sequence number and decoded envelope, up to `last`.
     ///
+    /// - Parameter shortcut: Offered each event's bytes first; when it returns `true` it has
+    ///   dealt with the event, which is then neither decoded nor handed to `body`.
     /// - Throws: ``LogbookError`` for damaged batches, and for an event that does not decode,
     ///   naming its segment, the batch's byte offset and the event's sequence number; or what
     ///   `body` throws.
@@ -10,6 +12,7 @@ package enum EventStream {
         _ reader: LogReader,
         from first: UInt64 = 1,
         through last: UInt64 = .max,
+        shortcut: (UInt64, UnsafeRawBufferPointer) -> Bool = { _, _ in false },
         _ body: (UInt64, EventEnvelope) throws -> Void
     ) throws {
         var cursor = reader.batches(from: first)
@@ -18,9 +21,11 @@ package enum EventStream {
                 let sequence = batch.firstSequence + UInt64(index)
                 if sequence < first { continue }
                 if sequence > last { return }
+                let bytes = batch.event(at: index)
+                if bytes.withUnsafeBytes({ shortcut(sequence, $0) }) { continue }
                 let envelope: EventEnvelope
                 do {
-                    envelope = try EventCodec.decode(batch.event(at: index))
+                    envelope = try EventCodec.decode(bytes)
                 } catch {
                     var located = error
                     located.path = batch.segment
@@ -43,10 +48,19 @@ extension Projection {
         let records = try RecordedSchemas.scan(reader, through: last)
         guard let latest = records.last else { return nil }
         var projection = Projection(schema: latest.schema, history: records.dropLast().map(\.schema))
-        try EventStream.forEach(reader, through: last) { sequence, envelope in
-            projection.apply(envelope.event)
-            projection.lastSequence = sequence
-        }
+        try EventStream.forEach(
+            reader,
+            through: last,
+            shortcut: { sequence, bytes in
+                guard projection.applyInsert(bytes) else { return false }
+                projection.lastSequence = sequence
+                return true
+            },
+            { sequence, envelope in
+                projection.apply(envelope.event)
+                projection.lastSequence = sequence
+            }
+        )
         return projection
     }
 }

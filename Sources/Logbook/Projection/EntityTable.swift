@@ -101,6 +101,24 @@ package struct EntityTable: Sendable {
         return index
     }
 
+    /// ``attribute(named:at:)`` for a name as the event's UTF-8 bytes: no string is made unless
+    /// the name differs from the one found at that position last time.
+    @inline(__always)
+    mutating func attribute(named name: UnsafeRawBufferPointer, at position: Int) -> Int? {
+        if position < fieldOrder.count, fieldNames[position].hasUTF8(name) {
+            let index = fieldOrder[position]
+            return index >= 0 ? index : nil
+        }
+        return attribute(named: String(decoding: name, as: UTF8.self), at: position)
+    }
+
+    /// ``relationship(named:)`` for a name as the event's UTF-8 bytes.
+    @inline(__always)
+    func relationship(named name: UnsafeRawBufferPointer) -> Int? {
+        if let index = relationshipNames.firstIndex(where: { $0.hasUTF8(name) }) { return index }
+        return relationshipIndex[String(decoding: name, as: UTF8.self)]
+    }
+
     /// The index of the relationship an event names: entities have few relationships, and a
     /// comparison of short strings costs less than a hash.
     @inline(__always)

@@ -124,7 +124,7 @@ extension Projection {
     /// `id`: the aliases would then loop and ``resolve(_:)`` never return. Only a damaged or forged
     /// log asks for that (an insert of an identifier that was merged away and then inserted again);
     /// `id` then stays unaliased.
-    private mutating func alias(_ id: UInt64, to survivor: UInt64) {
+    mutating func alias(_ id: UInt64, to survivor: UInt64) {
         var current = survivor
         while current != id {
             guard let next = aliases[current], next != current else {
@@ -136,7 +136,7 @@ extension Projection {
     }
 
     /// The live object other than `id` that already holds one of the unique values in `slot`.
-    private func uniqueCollision(_ table: Int, _ slot: Int, excluding id: UInt64) -> UInt64? {
+    func uniqueCollision(_ table: Int, _ slot: Int, excluding id: UInt64) -> UInt64? {
         withTable(table) { table in
             for (position, attribute) in table.pointee.uniqueAttributes.enumerated() {
                 let value = table.pointee.value(slot, attribute)
@@ -194,7 +194,7 @@ extension Projection {
     }
 
     /// Sets a to-one relationship and keeps its inverse in step.
-    private mutating func setToOne(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64?) {
+    mutating func setToOne(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64?) {
         guard let slot = slot(table, id) else { return }
         let current = tables[table].targets(slot, relationship).first
         if current == target { return }

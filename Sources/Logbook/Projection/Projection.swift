@@ -27,6 +27,8 @@ package struct Projection: Sendable {
     /// For each table, for each relationship: its link.
     package let links: [[Link]]
     private let tableIndex: [String: Int]
+    /// The entity names, by table index.
+    let entityNames: [String]
     /// The slot of every live object in its table.
     private var slots = IdentifierSlots()
     /// Identifiers merged away by an upsert, and the identifier they were merged into.
@@ -53,6 +55,7 @@ package struct Projection: Sendable {
         self.tables = tables
         self.foldCounts = Array(repeating: 0, count: tables.count)
         self.tableIndex = byName
+        self.entityNames = tables.map(\.entity.name)
         self.links = schema.entities.map { entity in
             entity.relationships.map { relationship in
                 let destination = byName[relationship.destination] ?? -1
@@ -109,12 +112,17 @@ package struct Projection: Sendable {
         slot(table, resolve(id)).map { tables[table].row(at: $0) }
     }
 
-    /// Puts `id` in a slot that ``EntityTable/reserveSlot()`` gave; a slot the table held it in
-    /// before is unindexed and freed. The object is not indexed.
+    /// Puts `id` in a slot that ``EntityTable/reserveSlot()`` gave. The object is not indexed.
+    ///
+    /// An identifier names one object in the whole store: a live object that has it already, in
+    /// this table or another (which only a damaged or forged log asks for), is replaced, so that
+    /// every live object stays reachable by its identifier.
     mutating func place(_ table: Int, _ id: UInt64, in slot: Int) {
-        if let old = self.slot(table, id) {
-            tables[table].unindex(id, slot: old)
-            tables[table].release(old)
+        if let old = slots.slot(of: id) {
+            for other in tables.indices where withTable(other, { $0.pointee.holds(id, at: old) }) {
+                tables[other].unindex(id, slot: old)
+                tables[other].release(old)
+            }
         }
         tables[table].place(id, in: slot)
         slots.set(id, slot: slot)

@@ -1,0 +1,99 @@
+extension Projection {
+    /// Applies an encoded insert straight from its bytes, without building an ``Event``: the
+    /// path of nearly every event a replay meets. The result is exactly what decoding the event
+    /// and calling ``apply(_:)`` gives.
+    ///
+    /// - Returns: `false`, having changed nothing, when the bytes are not an insert of an entity
+    ///   the schema has, or hold a value other than a scalar or a string (UUIDs, data, arrays,
+    ///   `Codable` values); the caller then decodes the event in full. Also `false` when the bytes
+    ///   are malformed past the attribute values, which a full decode then reports.
+    package mutating func applyInsert(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var insert = InsertInProgress()
+        let read = EventCodec.readChange(
+            bytes,
+            head: { head in
+                guard !head.isUpdate, head.id != 0, let table = table(matching: head.entity) else { return false }
+                insert.table = table
+                insert.id = head.id
+                insert.slot = tables[table].reserveSlot()
+                return true
+            },
+            attribute: { name, value in
+                defer { insert.position += 1 }
+                guard let attribute = tables[insert.table].attribute(named: name, at: insert.position) else { return }
+                let stored: AttributeValue
+                switch value {
+                case .scalar(let scalar): stored = scalar
+                case .string(let text): stored = .string(String(decoding: text, as: UTF8.self))
+                }
+                tables[insert.table].setValue(stored, insert.slot, attribute)
+                insert.written.insert(attribute)
+            },
+            reference: { name, target in
+                if !insert.isPlaced { place(&insert) }
+                guard let relationship = tables[insert.table].relationship(named: name) else { return }
+                if insert.survivor != insert.id {
+                    // An upsert sets the to-one relationships the insert names, and only those.
+                    guard let target else { return }
+                    setToOne(insert.table, insert.survivor, relationship, resolve(target))
+                } else {
+                    setToOne(insert.table, insert.id, relationship, target.map(resolve))
+                }
+            }
+        )
+        guard insert.table >= 0 else { return false }
+        if !read {
+            // Declined before anything took effect, or malformed bytes, which the full decode
+            // then reports (bytes an insert took effect from are malformed only past its
+            // attribute values).
+            if !insert.isPlaced { tables[insert.table].release(insert.slot) }
+            return false
+        }
+        if !insert.isPlaced { place(&insert) }
+        return true
+    }
+
+    /// An insert read from bytes: where its values went, and what became of it.
+    private struct InsertInProgress {
+        var table = -1
+        var id: UInt64 = 0
+        var slot = 0
+        /// The field position of the next attribute.
+        var position = 0
+        /// The attributes the insert names.
+        var written = PropertySet()
+        var isPlaced = false
+        /// The identifier the object ends up with: its own, or the survivor of an upsert.
+        var survivor: UInt64 = 0
+    }
+
+    /// Makes the reserved slot the object's, or folds the values into the object that already
+    /// holds one of its unique values (an upsert, as ``apply(_:)`` describes).
+    private mutating func place(_ insert: inout InsertInProgress) {
+        insert.isPlaced = true
+        let table = insert.table
+        nextIdentifier = max(nextIdentifier, insert.id + 1)
+        if let survivor = uniqueCollision(table, insert.slot, excluding: insert.id),
+            let kept = slot(table, survivor)
+        {
+            alias(insert.id, to: survivor)
+            foldCounts[table] += 1
+            tables[table].unindex(survivor, slot: kept)
+            for attribute in insert.written {
+                tables[table].setValue(tables[table].value(insert.slot, attribute), kept, attribute)
+            }
+            tables[table].index(survivor, slot: kept)
+            tables[table].release(insert.slot)
+            insert.survivor = survivor
+            return
+        }
+        place(table, insert.id, in: insert.slot)
+        tables[table].index(insert.id, slot: insert.slot)
+        insert.survivor = insert.id
+    }
+
+    /// The table of the entity whose UTF-8 name `bytes` holds.
+    private func table(matching bytes: UnsafeRawBufferPointer) -> Int? {
+        entityNames.firstIndex { $0.hasUTF8(bytes) }
+    }
+}

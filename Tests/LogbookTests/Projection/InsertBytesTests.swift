@@ -1,0 +1,211 @@
+import Foundation
+import SampleTrips
+import Testing
+
+@testable import Logbook
+
+/// Replaying an insert straight from its bytes (``Projection/applyInsert(_:)``) gives exactly
+/// what decoding it and applying the event gives, whatever the log holds.
+struct InsertBytesTests {
+    /// SplitMix64, so that a failing seed can be replayed.
+    private struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Random events over SampleTrips V3: trips whose names repeat (upserts), some written with
+    /// the V1 name `start_date` or with an attribute the schema no longer has, some with a value
+    /// the shortcut declines; items and accommodations pointing at earlier identifiers, at
+    /// unknown ones or at none; re-inserted identifiers, an unknown entity, identifier 0;
+    /// updates, deletes and links in between.
+    private static func events(seed: UInt64, count: Int) -> [Event] {
+        var random = Generator(state: seed)
+        var events: [Event] = []
+        var next: UInt64 = 1
+        func earlier() -> UInt64 { UInt64.random(in: 0...(next + 2), using: &random) }
+        for _ in 0..<count {
+            let id: UInt64 = Int.random(in: 0..<20, using: &random) == 0 ? earlier() : next
+            next += 1
+            switch Int.random(in: 0..<14, using: &random) {
+            case 0..<4:
+                var fields: [Event.Field] = [
+                    .init("name", .string("Trip \(Int.random(in: 0..<40, using: &random))")),
+                    .init("destination", .string("Lisbon and a long way beyond \(id)")),
+                ]
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: fields.append(.init("start_date", .date(Date(timeIntervalSinceReferenceDate: Double(id)))))
+                case 1: fields.append(.init("retired", .int(7)))
+                case 2: fields.append(.init("endDate", .data(Data([1, 2, 3]))))
+                default: fields.append(.init("startDate", .date(Date(timeIntervalSinceReferenceDate: 1))))
+                }
+                events.append(
+                    .insert(.init(entity: "Trip", id: id, attributes: fields.shuffled(using: &random), toOne: []))
+                )
+            case 4..<8:
+                let target: UInt64? = Bool.random(using: &random) ? earlier() : nil
+                events.append(
+                    .insert(
+                        .init(
+                            entity: "BucketListItem",
+                            id: id,
+                            attributes: [
+                                .init("title", .string("item \(id)")),
+                                .init("hasReservation", .bool(Bool.random(using: &random))),
+                                .init("isInPlan", .null),
+                            ],
+                            toOne: [.init("trip", target)]
+                        )
+                    )
+                )
+            case 8..<10:
+                events.append(
+                    .insert(
+                        .init(
+                            entity: "LivingAccommodation",
+                            id: id,
+                            attributes: [.init("address", .string("\(id) Rua Augusta")), .init("placeName", .null)],
+                            toOne: [.init("trip", earlier())]
+                        )
+                    )
+                )
+            case 10:
+                events.append(
+                    .insert(.init(entity: "Ghost", id: id, attributes: [.init("name", .string("boo"))], toOne: []))
+                )
+            case 11:
+                events.append(
+                    .update(
+                        .init(
+                            entity: "Trip",
+                            id: earlier(),
+                            attributes: [.init("name", .string("Trip \(Int.random(in: 0..<40, using: &random))"))],
+                            toOne: []
+                        )
+                    )
+                )
+            case 12:
+                events.append(.delete(entity: Bool.random(using: &random) ? "Trip" : "BucketListItem", id: earlier()))
+            default:
+                events.append(
+                    .link(
+                        .init(
+                            entity: "Trip",
+                            id: earlier(),
+                            relationship: "bucketList",
+                            targets: [earlier(), earlier()]
+                        )
+                    )
+                )
+            }
+        }
+        return events
+    }
+
+    /// What differs between two projections, briefly; empty when they are the same.
+    private static func differences(_ left: Projection, _ right: Projection) -> [String] {
+        var found: [String] = []
+        if left.aliases != right.aliases { found.append("aliases") }
+        if left.foldCounts != right.foldCounts { found.append("fold counts \(left.foldCounts) \(right.foldCounts)") }
+        if left.nextIdentifier != right.nextIdentifier { found.append("next identifier") }
+        for (index, table) in left.tables.enumerated() {
+            let other = right.tables[index]
+            let (rows, otherRows) = (table.rowsByIdentifier, other.rowsByIdentifier)
+            if let id = Set(rows.keys).union(otherRows.keys).sorted().first(where: { rows[$0] != otherRows[$0] }) {
+                found.append(
+                    "\(table.entity.name) \(id): \(String(describing: rows[id])) against \(String(describing: otherRows[id]))"
+                )
+            }
+            if table.uniqueIndexes != other.uniqueIndexes { found.append("\(table.entity.name) unique index") }
+        }
+        return found
+    }
+
+    private static func expectSame(_ left: Projection, _ right: Projection) {
+        #expect(differences(left, right) == [])
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    func theShortcutAndTheDecodedEventAgree(seed: UInt64) throws {
+        let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
+        var decoded = Projection(schema: schema)
+        var shortcut = Projection(schema: schema)
+        var taken = 0
+        let events = Self.events(seed: seed, count: 3_000)
+        for (position, event) in events.enumerated() {
+            let bytes = EventCodec.encode(EventEnvelope(schemaNumber: 1, event: event))
+            decoded.apply(try EventCodec.decode(bytes).event)
+            if bytes.withUnsafeBytes({ shortcut.applyInsert($0) }) {
+                taken += 1
+            } else {
+                shortcut.apply(try EventCodec.decode(bytes).event)
+            }
+            // Compared every 100 events, so that a difference is found near where it arose.
+            guard position % 100 == 99 || position == events.count - 1 else { continue }
+            let differences = Self.differences(decoded, shortcut)
+            guard differences.isEmpty else {
+                Issue.record("by event \(position), \(event): \(differences)")
+                return
+            }
+        }
+        #expect(taken > events.count / 3, "the shortcut took \(taken) of \(events.count) events")
+        #expect(decoded.foldCounts[0] + decoded.foldCounts[1] + decoded.foldCounts[2] > 0, "upserts happened")
+        Self.expectSame(decoded, shortcut)
+    }
+
+    @Test func aDeclinedInsertLeavesTheProjectionAsItWas() throws {
+        var projection = Projection(schema: try Schema(versionedSchema: SampleTripsSchemaV3.self))
+        let first = Event.insert(
+            .init(entity: "Trip", id: 1, attributes: [.init("name", .string("Lisbon"))], toOne: [])
+        )
+        #expect(
+            EventCodec.encode(EventEnvelope(schemaNumber: 1, event: first)).withUnsafeBytes {
+                projection.applyInsert($0)
+            }
+        )
+        let before = projection
+        // A value the shortcut does not read (bytes), an unknown entity, an update, identifier 0.
+        let declined: [Event] = [
+            .insert(.init(entity: "Trip", id: 2, attributes: [.init("destination", .data(Data([9])))], toOne: [])),
+            .insert(.init(entity: "Ghost", id: 3, attributes: [], toOne: [])),
+            .update(.init(entity: "Trip", id: 1, attributes: [.init("name", .string("Kyoto"))], toOne: [])),
+            .insert(.init(entity: "Trip", id: 0, attributes: [.init("name", .string("Oslo"))], toOne: [])),
+        ]
+        for event in declined {
+            let bytes = EventCodec.encode(EventEnvelope(schemaNumber: 1, event: event))
+            #expect(!bytes.withUnsafeBytes { projection.applyInsert($0) }, "\(event)")
+        }
+        Self.expectSame(before, projection)
+        // Truncated inside its attribute values: declined too, for the full decode to report.
+        let cut = EventCodec.encode(
+            EventEnvelope(
+                schemaNumber: 1,
+                event: .insert(.init(entity: "Trip", id: 4, attributes: [.init("name", .string("Porto"))], toOne: []))
+            )
+        ).dropLast(3)
+        #expect(!Array(cut).withUnsafeBytes { projection.applyInsert($0) })
+        #expect(throws: LogbookError.self) { try EventCodec.decode(cut) }
+        Self.expectSame(before, projection)
+    }
+
+    @Test func namesAreComparedByteForByte() {
+        let cases: [(String, [UInt8], Bool)] = [
+            ("", [], true),
+            ("name", Array("name".utf8), true),
+            ("name", Array("names".utf8), false),
+            ("name", Array("nam".utf8), false),
+            ("namE", Array("name".utf8), false),
+            ("Lisboa à noite", Array("Lisboa à noite".utf8), true),
+            ("Lisboa à noite", Array("Lisboa a noite".utf8), false),
+            (String(repeating: "long name ", count: 10), Array(String(repeating: "long name ", count: 10).utf8), true),
+        ]
+        for (string, bytes, expected) in cases {
+            #expect(bytes.withUnsafeBytes { string.hasUTF8($0) } == expected, "\(string)")
+        }
+    }
+}
