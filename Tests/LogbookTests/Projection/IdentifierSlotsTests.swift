@@ -5,18 +5,6 @@ import Testing
 /// The identifier-to-slot table agrees with a `Dictionary` through inserts, replacements and
 /// removals, in the orders a store produces (ascending identifiers) and in random ones.
 struct IdentifierSlotsTests {
-    /// A small deterministic generator (SplitMix64), so that a failure can be replayed.
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private func expectAgreement(_ slots: IdentifierSlots, _ reference: [UInt64: Int], probes: some Sequence<UInt64>) {
         #expect(slots.count == reference.count)
         for id in probes {
@@ -26,7 +14,7 @@ struct IdentifierSlotsTests {
 
     @Test(arguments: [1, 2, 3, 4])
     func randomOperationsAgreeWithADictionary(seed: UInt64) {
-        var generator = Generator(state: seed)
+        var generator = SeededGenerator(seed: seed)
         var slots = IdentifierSlots()
         var reference: [UInt64: Int] = [:]
         // Mostly counter-like identifiers, some far beyond them (which go to the dictionary

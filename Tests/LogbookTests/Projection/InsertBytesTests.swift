@@ -7,25 +7,13 @@ import Testing
 /// Replaying an insert straight from its bytes (``Projection/applyInsert(_:)``) gives exactly
 /// what decoding it and applying the event gives, whatever the log holds.
 struct InsertBytesTests {
-    /// SplitMix64, so that a failing seed can be replayed.
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Random events over SampleTrips V3: trips whose names repeat (upserts), some written with
     /// the V1 name `start_date` or with an attribute the schema no longer has, some with a value
     /// the shortcut declines; items and accommodations pointing at earlier identifiers, at
     /// unknown ones or at none; re-inserted identifiers, an unknown entity, identifier 0;
     /// updates, deletes and links in between.
     private static func events(seed: UInt64, count: Int) -> [Event] {
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         var events: [Event] = []
         var next: UInt64 = 1
         func earlier() -> UInt64 { UInt64.random(in: 0...(next + 2), using: &random) }
