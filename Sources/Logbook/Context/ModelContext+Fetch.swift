@@ -272,12 +272,10 @@ extension ModelContext {
         let identifier = PersistentIdentifier(entityName: mapping.entityName, number: id)
         var values = values
         if store.fillsMissingValues { fillMissingValues(&values, mapping: mapping) }
-        let storage = _$ModelStorage(
-            identifier: identifier,
-            observer: self,
-            faulted: mapping.faultedRelationships
+        let model = try T(
+            _$storage: _$ModelStorage(identifier: identifier, observer: self, faulted: mapping.faultedRelationships),
+            values: values
         )
-        let model = try T(_$storage: storage, values: values)
         registry[id] = model
         return model
     }

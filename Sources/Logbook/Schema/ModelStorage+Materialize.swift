@@ -5,6 +5,7 @@
 
 extension _$ModelStorage {
     /// Not API: reads a scalar, or an optional or array of scalars.
+    @inlinable
     public static func _$decode<Model: PersistentModel, Value: AttributeValueConvertible>(
         _ values: [AttributeValue],
         _ index: Int,
@@ -122,7 +123,8 @@ extension _$ModelStorage {
         return value
     }
 
-    private static func storedValue<Model: PersistentModel>(
+    @usableFromInline
+    static func storedValue<Model: PersistentModel>(
         _ values: [AttributeValue],
         _ index: Int,
         _ model: Model.Type
@@ -138,7 +140,8 @@ extension _$ModelStorage {
         return values[index]
     }
 
-    private static func located<Model: PersistentModel>(
+    @usableFromInline
+    static func located<Model: PersistentModel>(
         _ error: SchemaError,
         _ model: Model.Type,
         _ index: Int
