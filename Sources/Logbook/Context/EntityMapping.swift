@@ -173,8 +173,22 @@ extension PersistentModel {
 
     /// The number of the model's permanent identifier, once it has one.
     var storedIdentifier: UInt64? {
-        guard let identifier = _$storage.persistentIdentifier, !identifier.isTemporary else { return nil }
-        return identifier.number
+        inPlace { storage in
+            guard let identifier = storage.persistentIdentifier, !identifier.isTemporary else { return nil }
+            return identifier.number
+        }
+    }
+
+    /// Reads or changes the model's bookkeeping in place.
+    ///
+    /// Through the protocol, a read of `_$storage` calls its getter, which copies the whole
+    /// structure (its identifier, its weak reference to the context, its property sets) and
+    /// destroys the copy; an `inout` access goes through `_modify`, which lends the stored
+    /// property itself. For reads on hot paths: which model saved, which relationship is a fault,
+    /// which context observes.
+    @inline(__always)
+    func inPlace<Result>(_ body: (inout _$ModelStorage) -> Result) -> Result {
+        body(&_$storage)
     }
 
     func readAttribute(_ property: Int) throws -> AttributeValue {

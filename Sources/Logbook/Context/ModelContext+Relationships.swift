@@ -50,7 +50,7 @@ extension ModelContext: ModelObserver {
 
     /// The related models, loading a fault first.
     func currentRelationship(_ model: any PersistentModel, _ property: Int) -> [any PersistentModel] {
-        if model._$storage._$isFaulted(property) {
+        if model.inPlace({ $0._$isFaulted(property) }) {
             model._$storage.faultedProperties.remove(property)
             resolveFault(of: model, relationship: property)
         }

@@ -225,13 +225,13 @@ extension ModelContext {
         var attributes: [Event.Field] = []
         var toOne: [Event.Reference] = []
         var links: [Event] = []
-        for property in model._$storage.changedProperties {
+        for property in model.inPlace({ $0.changedProperties }) {
             switch mapping.slots[property] {
             case .attribute:
                 attributes.append(Event.Field(mapping.propertyNames[property], try mapping.attribute(model, property)))
             case .relationship(let index):
                 let link = mapping.links[index]
-                guard link.isRecorded, !model._$storage._$isFaulted(property) else { continue }
+                guard link.isRecorded, !model.inPlace({ $0._$isFaulted(property) }) else { continue }
                 let targets = try mapping.related(model, property).map(identify)
                 if !link.isToMany {
                     toOne.append(Event.Reference(mapping.propertyNames[property], targets.first))

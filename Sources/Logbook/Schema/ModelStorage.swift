@@ -138,7 +138,7 @@ extension _$ModelStorage {
     /// ``_$isFaulted(_:)`` returned `true`.
     public static func _$resolveFault<Model: PersistentModel>(_ model: Model, _ index: Int) {
         model._$storage.faultedProperties.remove(index)
-        guard let observer = model._$storage.observer else { return }
+        guard let observer = model.inPlace({ $0.observer }) else { return }
         observer.resolveFault(of: model, relationship: index)
     }
 
@@ -187,7 +187,7 @@ extension _$ModelStorage {
     }
 
     private static func recordChange<Model: PersistentModel>(_ model: Model, _ index: Int) {
-        guard model._$storage.markChanged(index), let observer = model._$storage.observer else { return }
+        guard model._$storage.markChanged(index), let observer = model.inPlace({ $0.observer }) else { return }
         observer.modelDidBecomeDirty(model)
     }
 
@@ -197,7 +197,7 @@ extension _$ModelStorage {
         from oldValue: [any PersistentModel],
         to newValue: [any PersistentModel]
     ) {
-        guard let observer = model._$storage.observer else { return }
+        guard let observer = model.inPlace({ $0.observer }) else { return }
         observer.model(model, didSetRelationship: index, from: oldValue, to: newValue)
     }
 }

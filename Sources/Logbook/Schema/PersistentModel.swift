@@ -53,7 +53,7 @@ extension PersistentModel {
     ///
     /// A temporary identifier stays the same until the model is inserted.
     public var persistentModelID: PersistentIdentifier {
-        if let identifier = _$storage.persistentIdentifier { return identifier }
+        if let identifier = inPlace({ $0.persistentIdentifier }) { return identifier }
         let temporary = PersistentIdentifier.temporary(entityName: Self._$binding.entityName)
         _$storage.persistentIdentifier = temporary
         return temporary
