@@ -1,4 +1,5 @@
-// Reading and changing the objects of a table, by identifier and by slot.
+// Reading and changing the objects of a table by slot; the projection finds the slot of an
+// identifier (`Projection.slot(_:_:)`).
 extension EntityTable {
     // MARK: - Reading
 
@@ -58,8 +59,8 @@ extension EntityTable {
     // MARK: - Changing
 
     /// A slot with every attribute `null` and every relationship empty, holding no object yet:
-    /// a freed one, or a new one. Set its values, then ``place(_:in:)`` an object in it or
-    /// ``release(_:)`` it.
+    /// a freed one, or a new one. Set its values, then place an object in it through the
+    /// projection (``Projection/place(_:_:in:)``, which records the slot) or ``release(_:)`` it.
     mutating func reserveSlot() -> Int {
         if let free = freeSlots.popLast() { return free }
         identifiers.append(0)
