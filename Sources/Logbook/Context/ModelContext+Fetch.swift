@@ -50,18 +50,9 @@ extension ModelContext {
         refreshIfStoreChanged()
         guard !hasPendingChanges else { return (false, nil) }
         let mapping = mapping(for: T.self)
-        guard let (keyPath, value) = mapping.keyPathAndValue(of: expression),
-            let property = mapping.propertyIndex(of: keyPath, in: T.self),
-            case .attribute(let attribute) = mapping.slots[property]
+        guard let (attribute, value) = equality(expression, mapping: mapping, in: T.self),
+            let found = store.read({ $0.projection.uniqueHolder(mapping.table, attribute: attribute, value) })
         else { return (false, nil) }
-        let found = store.read { state -> UInt64?? in
-            state.projection.withTable(mapping.table) { table in
-                // Stored properties of `pointee`, not methods: a method call on it copies the table.
-                guard let position = table.pointee.uniqueAttributes.firstIndex(of: attribute) else { return nil }
-                return .some(table.pointee.uniqueIndexes[position][value])
-            }
-        }
-        guard let found else { return (false, nil) }
         guard let id = found else { return (true, nil) }
         return (true, try materialize(T.self, id, mapping: mapping))
     }
@@ -182,9 +173,7 @@ extension ModelContext {
 
     /// The registered object of a stored model, created from its row when needed.
     func materialize<T: PersistentModel>(_ type: T.Type, _ id: UInt64, mapping: EntityMapping) throws -> T? {
-        if let registered = registry[id], Swift.type(of: registered) == T.self {
-            return unsafeDowncast(registered, to: T.self)
-        }
+        if let registered = registered(id, as: T.self) { return registered }
         let values = store.read { state in
             state.projection.slot(mapping.table, id).map { slot in
                 state.projection.withTable(mapping.table) { Self.propertyValues(slot, of: $0, mapping: mapping) }
@@ -213,9 +202,7 @@ extension ModelContext {
         // Under the lock, the stored values of the targets not registered yet; the models are
         // made outside it.
         let found = store.read { state -> [(UInt64, [AttributeValue]?)] in
-            guard let slot = state.projection.slot(table, id) else { return [] }
-            let ids = state.projection.withTable(table) { $0.pointee.targets(slot, relationship) }
-            return ids.compactMap { target in
+            state.projection.targets(table, id, relationship).compactMap { target in
                 guard let targetSlot = state.projection.slot(targetMapping.table, target) else { return nil }
                 if self.registry[target] != nil { return (target, nil) }
                 let values = state.projection.withTable(targetMapping.table) {
@@ -225,7 +212,7 @@ extension ModelContext {
             }
         }
         return found.compactMap { target, values in
-            if let registered = self.registry[target].flatMap(Self.exactly(Target.self)) { return registered }
+            if let registered = registered(target, as: Target.self) { return registered }
             guard let values else { return nil }
             return try? make(Target.self, target, values: values, mapping: targetMapping)
         }
@@ -240,9 +227,7 @@ extension ModelContext {
         of table: UnsafePointer<EntityTable>,
         mapping: EntityMapping
     ) throws -> T {
-        if let registered = registry[id], Swift.type(of: registered) == T.self {
-            return unsafeDowncast(registered, to: T.self)
-        }
+        if let registered = registered(id, as: T.self) { return registered }
         return try make(T.self, id, values: Self.propertyValues(slot, of: table, mapping: mapping), mapping: mapping)
     }
 
@@ -280,10 +265,11 @@ extension ModelContext {
         return model
     }
 
-    /// The registered object as a `T` when it is exactly one: model classes are final, so a
-    /// comparison of metatypes replaces a dynamic cast on the path of every fetch.
-    static func exactly<T: PersistentModel>(_: T.Type) -> (any PersistentModel) -> T? {
-        { model in type(of: model) == T.self ? unsafeDowncast(model, to: T.self) : nil }
+    /// The registered object of a stored model as a `T`, when it is exactly one: model classes are
+    /// final, so a comparison of metatypes replaces a dynamic cast on the path of every fetch.
+    private func registered<T: PersistentModel>(_ id: UInt64, as _: T.Type) -> T? {
+        guard let model = registry[id], Swift.type(of: model) == T.self else { return nil }
+        return unsafeDowncast(model, to: T.self)
     }
 
     /// Gives attributes that have no stored value yet a placeholder (zero, empty) so that a

@@ -237,10 +237,7 @@ extension ModelContext {
                     toOne.append(Event.Reference(mapping.propertyNames[property], targets.first))
                     continue
                 }
-                let stored =
-                    projection.slot(mapping.table, id).map {
-                        projection.tables[mapping.table].targets($0, index)
-                    } ?? []
+                let stored = projection.targets(mapping.table, id, index)
                 let added = targets.filter { !stored.contains($0) }
                 let removed = stored.filter { !targets.contains($0) }
                 let name = mapping.propertyNames[property]

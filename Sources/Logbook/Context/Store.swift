@@ -150,11 +150,7 @@ final class Store: Sendable {
             do {
                 try EventStream.forEach(
                     reader,
-                    shortcut: { sequence, bytes in
-                        guard state.projection.applyInsert(bytes) else { return false }
-                        state.projection.lastSequence = sequence
-                        return true
-                    },
+                    shortcut: { state.projection.applyInsert($1, sequence: $0) },
                     { sequence, envelope in
                         apply(envelope, to: &state, &replayed)
                         state.projection.lastSequence = sequence

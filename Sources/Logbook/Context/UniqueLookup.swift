@@ -94,19 +94,24 @@ extension ModelContext {
     /// - Returns: the identifiers in ascending order, or `nil` when the predicate is not such an
     ///   equality and every object must be looked at.
     func equalityMatches<T: PersistentModel>(_ predicate: Predicate<T>, mapping: EntityMapping) -> [UInt64]? {
-        guard let (keyPath, value) = mapping.keyPathAndValue(of: predicate.expression),
+        guard let (attribute, value) = equality(predicate.expression, mapping: mapping, in: T.self) else { return nil }
+        if let unique = store.read({ $0.projection.uniqueHolder(mapping.table, attribute: attribute, value) }) {
+            return unique.map { [$0] } ?? []
+        }
+        return store.indexMatches(table: mapping.table, attribute: attribute, value: value)
+    }
+
+    /// The attribute index and the constant of `$0.attribute == constant` (either way round) on
+    /// an attribute of `T`, or `nil` for any other expression.
+    func equality<Expression: StandardPredicateExpression<Bool>, T: PersistentModel>(
+        _ expression: Expression,
+        mapping: EntityMapping,
+        in _: T.Type
+    ) -> (attribute: Int, value: AttributeValue)? {
+        guard let (keyPath, value) = mapping.keyPathAndValue(of: expression),
             let property = mapping.propertyIndex(of: keyPath, in: T.self),
             case .attribute(let attribute) = mapping.slots[property]
         else { return nil }
-        if let unique = store.read({ state -> [UInt64]? in
-            state.projection.withTable(mapping.table) { table in
-                // Stored properties of `pointee`, not methods: a method call on it copies the table.
-                guard let position = table.pointee.uniqueAttributes.firstIndex(of: attribute) else { return nil }
-                return table.pointee.uniqueIndexes[position][value].map { [$0] } ?? []
-            }
-        }) {
-            return unique
-        }
-        return store.indexMatches(table: mapping.table, attribute: attribute, value: value)
+        return (attribute, value)
     }
 }

@@ -51,11 +51,7 @@ extension Projection {
         try EventStream.forEach(
             reader,
             through: last,
-            shortcut: { sequence, bytes in
-                guard projection.applyInsert(bytes) else { return false }
-                projection.lastSequence = sequence
-                return true
-            },
+            shortcut: { projection.applyInsert($1, sequence: $0) },
             { sequence, envelope in
                 projection.apply(envelope.event)
                 projection.lastSequence = sequence

@@ -128,16 +128,9 @@ package struct EntityTable: Sendable {
     }
 
     /// The identifier holding `value` in the unique attribute at `attribute`.
-    @inline(__always)
     package func lookup(unique attribute: Int, _ value: AttributeValue) -> UInt64? {
         guard let position = uniqueAttributes.firstIndex(of: attribute) else { return nil }
         return uniqueIndexes[position][value]
-    }
-
-    /// Whether the attribute at `attribute` has a unique index.
-    @inline(__always)
-    package func isUnique(_ attribute: Int) -> Bool {
-        uniqueAttributes.contains(attribute)
     }
 
     /// The identifiers whose attribute at `attribute` equals `value`, in ascending order, from

@@ -8,6 +8,12 @@ extension Projection {
     ///   `Codable` values); the caller then decodes the event in full. Also `false` when the bytes
     ///   are malformed past the attribute values, which a full decode then reports.
     package mutating func applyInsert(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        applyInsert(bytes, sequence: nil)
+    }
+
+    /// ``applyInsert(_:)`` for the event at `sequence` of a replay, which becomes
+    /// ``lastSequence`` when the insert is applied.
+    package mutating func applyInsert(_ bytes: UnsafeRawBufferPointer, sequence: UInt64?) -> Bool {
         var insert = InsertInProgress()
         let read = EventCodec.readChange(
             bytes,
@@ -50,6 +56,7 @@ extension Projection {
             return false
         }
         if !insert.isPlaced { place(&insert) }
+        if let sequence { lastSequence = sequence }
         return true
     }
 

@@ -102,6 +102,22 @@ package struct Projection: Sendable {
         return slot
     }
 
+    /// The unique index's answer for `value` in an attribute of a table: `nil` when the attribute
+    /// has no unique index, `.some(nil)` when no object holds the value.
+    package func uniqueHolder(_ table: Int, attribute: Int, _ value: AttributeValue) -> UInt64?? {
+        withTable(table) { table in
+            // Stored properties of `pointee`, not methods: a method call on it copies the table.
+            guard let position = table.pointee.uniqueAttributes.firstIndex(of: attribute) else { return nil }
+            return .some(table.pointee.uniqueIndexes[position][value])
+        }
+    }
+
+    /// The targets of a relationship of a live object of a table; empty for no such object.
+    package func targets(_ table: Int, _ id: UInt64, _ relationship: Int) -> [UInt64] {
+        guard let slot = slot(table, id) else { return [] }
+        return withTable(table) { $0.pointee.targets(slot, relationship) }
+    }
+
     /// Whether a table holds a live object with this identifier.
     package func contains(_ table: Int, _ id: UInt64) -> Bool {
         slot(table, id) != nil
