@@ -154,7 +154,6 @@ extension ModelContext {
             let table = store.read { $0.projection.tables[mapping.table] }
             let objects = table.identifiersInOrder()
             models.reserveCapacity(objects.count)
-            registry.reserveCapacity(registry.count + objects.count)
             try withUnsafePointer(to: table) { table in
                 for (id, slot) in objects {
                     models.append(try materialize(T.self, id, slot: slot, of: table, mapping: mapping))

@@ -25,49 +25,77 @@ extension ModelContext {
         let inserts = insertionOrder.compactMap { inserted[$0] }
         let changes = dirty.values.filter { deletions[ObjectIdentifier($0)] == nil && $0.hasChanges }
         try validateCounts(inserts + changes)
-        var allocated: [ObjectIdentifier: UInt64] = [:]
-        let commit = try store.commit { projection, nextIdentifier in
-            for model in inserts {
-                allocated[ObjectIdentifier(model)] = nextIdentifier
-                nextIdentifier += 1
+        // Each insert takes its permanent identifier while the batch is built, so that
+        // references to it read like references to stored models; a failed commit gives the
+        // temporary identifiers back.
+        var temporaries: [(Int, PersistentIdentifier)] = []
+        var assigned = 0
+        let commit: Store.Commit
+        do {
+            commit = try store.commit { projection, nextIdentifier in
+                for (position, model) in inserts.enumerated() {
+                    let entityName = mapping(of: model).entityName
+                    model.inPlace { storage in
+                        if let temporary = storage.persistentIdentifier { temporaries.append((position, temporary)) }
+                        storage.persistentIdentifier = PersistentIdentifier(entityName: entityName, number: nextIdentifier)
+                    }
+                    nextIdentifier += 1
+                    assigned += 1
+                }
+                return try batchEvents(inserts: inserts, changes: changes, deletions: deletions, projection)
             }
-            let identify: (any PersistentModel) throws -> UInt64 = { model in
-                if let id = model.storedIdentifier ?? allocated[ObjectIdentifier(model)] { return id }
-                throw LogbookError(
-                    .validationFailed,
-                    "a relationship refers to a \(type(of: model).entityName) that is neither in the store nor inserted in this context"
-                )
-            }
-            // Inserts first, each referring only to objects already in the store or inserted
-            // before it in the batch; the references to later ones, and every to-many link,
-            // follow once all the objects exist.
-            var events: [Event] = []
-            var relationships: [Event] = []
-            var emitted: Set<UInt64> = []
-            for model in inserts {
-                let id = try identify(model)
-                let (insert, deferred) = try insertEvents(
-                    model,
-                    id: id,
-                    identify: identify,
-                    emitted: emitted,
-                    projection
-                )
-                events.append(insert)
-                relationships += deferred
-                emitted.insert(id)
-            }
-            events += relationships
-            for model in changes {
-                events += try updateEvents(model, identify: identify, projection)
-            }
-            for model in deletions.values {
-                guard let id = model.storedIdentifier else { continue }
-                events.append(.delete(entity: type(of: model).entityName, id: id))
-            }
-            return events
+        } catch {
+            restoreIdentifiers(of: inserts.prefix(assigned), temporaries)
+            throw error
         }
-        finishSave(commit, inserts: inserts, allocated: allocated, changes: changes, deletions: deletions)
+        finishSave(commit, inserts: inserts, changes: changes, deletions: deletions)
+    }
+
+    /// The events of a batch: inserts first, each referring only to objects already in the
+    /// store or inserted before it in the batch; the references to later ones, and every
+    /// to-many link, follow once all the objects exist. Then changes, then deletes.
+    private func batchEvents(
+        inserts: [any PersistentModel],
+        changes: [any PersistentModel],
+        deletions: [ObjectIdentifier: any PersistentModel],
+        _ projection: Projection
+    ) throws -> [Event] {
+        var events: [Event] = []
+        events.reserveCapacity(inserts.count)
+        var relationships: [Event] = []
+        for model in inserts {
+            let (insert, deferred) = try insertEvents(model, projection)
+            events.append(insert)
+            relationships += deferred
+        }
+        events += relationships
+        for model in changes {
+            events += try updateEvents(model, projection)
+        }
+        for model in deletions.values {
+            guard let id = model.storedIdentifier else { continue }
+            events.append(.delete(entity: type(of: model).entityName, id: id))
+        }
+        return events
+    }
+
+    /// Gives inserted models back the identifiers they had before a failed commit: none, or
+    /// the temporary one at the positions listed.
+    private func restoreIdentifiers(
+        of inserts: ArraySlice<any PersistentModel>,
+        _ temporaries: [(Int, PersistentIdentifier)]
+    ) {
+        for model in inserts { model._$storage.persistentIdentifier = nil }
+        for (position, temporary) in temporaries { inserts[position]._$storage.persistentIdentifier = temporary }
+    }
+
+    /// The identifier number of a related model, which must be stored or inserted in this batch.
+    private func identify(_ model: any PersistentModel) throws -> UInt64 {
+        if let id = model.storedIdentifier { return id }
+        throw LogbookError(
+            .validationFailed,
+            "a relationship refers to a \(type(of: model).entityName) that is neither in the store nor inserted in this context"
+        )
     }
 
     // MARK: - Delete rules
@@ -166,13 +194,8 @@ extension ModelContext {
 
     /// The insert event of a new model, and the events that must follow every insert of the
     /// batch: to-many links, and to-one references to models inserted later in the batch.
-    private func insertEvents(
-        _ model: any PersistentModel,
-        id: UInt64,
-        identify: (any PersistentModel) throws -> UInt64,
-        emitted: Set<UInt64>,
-        _ projection: Projection
-    ) throws -> (Event, [Event]) {
+    private func insertEvents(_ model: any PersistentModel, _ projection: Projection) throws -> (Event, [Event]) {
+        let id = try identify(model)
         let mapping = mapping(of: model)
         let entityName = mapping.entityName
         // Attributes in declaration order, as the model type lists them.
@@ -204,7 +227,8 @@ extension ModelContext {
                 )
             } else if let target = targets.first {
                 let reference = Event.Reference(mapping.propertyNames[property], target)
-                if emitted.contains(target) || related.first?.storedIdentifier == target {
+                // Identifiers grow in insertion order: a smaller one is stored or inserted before.
+                if target < id {
                     toOne.append(reference)
                 } else {
                     links.append(.update(.init(entity: entityName, id: id, attributes: [], toOne: [reference])))
@@ -214,11 +238,7 @@ extension ModelContext {
         return (.insert(.init(entity: entityName, id: id, attributes: attributes, toOne: toOne)), links)
     }
 
-    private func updateEvents(
-        _ model: any PersistentModel,
-        identify: (any PersistentModel) throws -> UInt64,
-        _ projection: Projection
-    ) throws -> [Event] {
+    private func updateEvents(_ model: any PersistentModel, _ projection: Projection) throws -> [Event] {
         guard let id = model.storedIdentifier else { return [] }
         let mapping = mapping(of: model)
         let entityName = mapping.entityName
@@ -258,16 +278,18 @@ extension ModelContext {
     private func finishSave(
         _ commit: Store.Commit,
         inserts: [any PersistentModel],
-        allocated: [ObjectIdentifier: UInt64],
         changes: [any PersistentModel],
         deletions: [ObjectIdentifier: any PersistentModel]
     ) {
         for model in inserts {
-            guard let id = allocated[ObjectIdentifier(model)] else { continue }
-            let survivor = commit.survivors[id] ?? id
-            let identifier = PersistentIdentifier(entityName: mapping(of: model).entityName, number: survivor)
-            model._$storage.persistentIdentifier = identifier
-            model._$storage.clearChanges()
+            guard let id = model.storedIdentifier else { continue }
+            let survivor = commit.survivors.isEmpty ? id : commit.survivors[id] ?? id
+            model.inPlace { storage in
+                if survivor != id, let entityName = storage.persistentIdentifier?.entityName {
+                    storage.persistentIdentifier = PersistentIdentifier(entityName: entityName, number: survivor)
+                }
+                storage.clearChanges()
+            }
             if let existing = registry[survivor], existing !== model {
                 // An upsert merged this object into a stored one that the context already had:
                 // bring that object up to date too; both now stand for the same model.

@@ -64,11 +64,9 @@ public final class ModelContext {
     public var autosaveEnabled = false
 
     /// One object per persisted model, by identifier number: the store hands numbers out from
-    /// one counter for every entity, so a number names one object. Keys of eight bytes instead
-    /// of a whole identifier halve the entries of a dictionary that holds every object a
-    /// context has touched. Read it through ``registered(_:)`` when the entity is not known
-    /// from the model type already.
-    var registry: [UInt64: any PersistentModel] = [:]
+    /// one counter for every entity, so a number names one object. Read it through
+    /// ``registered(_:)`` when the entity is not known from the model type already.
+    var registry = ModelRegistry()
     /// Models inserted since the last save, in insertion order.
     var inserted: [ObjectIdentifier: any PersistentModel] = [:]
     var insertionOrder: [ObjectIdentifier] = []
@@ -78,7 +76,9 @@ public final class ModelContext {
     var dirty: [ObjectIdentifier: any PersistentModel] = [:]
     /// The store generation the registered objects reflect.
     var seenGeneration: UInt64
-    var mappings: [ObjectIdentifier: EntityMapping] = [:]
+    /// The mapping of each model type used so far, by the type's identity: a schema has a
+    /// handful of entities, and comparing a few words costs less than hashing on every call.
+    private var mappings: [(type: ObjectIdentifier, mapping: EntityMapping)] = []
     private var autosaveScheduled = false
     /// Whether this is the container's main context, the only one that autosaves.
     var isMainContext = false
@@ -195,9 +195,9 @@ public final class ModelContext {
 
     func mapping<T: PersistentModel>(for type: T.Type) -> EntityMapping {
         let key = ObjectIdentifier(type)
-        if let mapping = mappings[key] { return mapping }
+        for known in mappings where known.type == key { return known.mapping }
         let mapping = store.read { EntityMapping(type, projection: $0.projection) }
-        mappings[key] = mapping
+        mappings.append((key, mapping))
         return mapping
     }
 

@@ -192,22 +192,30 @@ struct SaveSemanticsTests {
             context.insert(makeTrip("First"))
             try context.save()
             let before = try storeBytes(store.url)
-            context.insert(makeTrip("Second"))
+            let second = makeTrip("Second")
+            let temporary = second.persistentModelID
+            context.insert(second)
+            let third = makeTrip("Third")
+            context.insert(third)
             syscalls.inject(.fail(.noSpace), on: .pwrite)
             let error = #expect(throws: LogbookError.self) { try context.save() }
             #expect(error?.code == .io)
             #expect(try storeBytes(store.url) == before)
             #expect(context.hasChanges)
+            #expect(second.persistentModelID == temporary, "the temporary identifier read before the save is kept")
+            #expect(third.persistentModelID.isTemporary, "no permanent identifier from a failed save")
+            #expect(context.model(for: temporary) === second)
             #expect(
-                try context.fetch(FetchDescriptor<Trip>()).map(\.name).sorted() == ["First", "Second"],
+                try context.fetch(FetchDescriptor<Trip>()).map(\.name).sorted() == ["First", "Second", "Third"],
                 "pending insert still fetched"
             )
             try context.save()
+            #expect(!second.persistentModelID.isTemporary)
         }
         let reopened = try store.reopenedContext()
         #expect(
             try reopened.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == [
-                "First", "Second",
+                "First", "Second", "Third",
             ]
         )
     }
