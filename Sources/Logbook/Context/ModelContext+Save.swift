@@ -34,7 +34,10 @@ extension ModelContext {
         do {
             commit = try store.commit { projection, nextIdentifier in
                 for (position, model) in inserts.enumerated() {
-                    let permanent = PersistentIdentifier(entityName: mapping(of: model).entityName, number: nextIdentifier)
+                    let permanent = PersistentIdentifier(
+                        entityName: mapping(of: model).entityName,
+                        number: nextIdentifier
+                    )
                     model.inPlace { storage in
                         if let temporary = storage.persistentIdentifier { temporaries.append((position, temporary)) }
                         storage.persistentIdentifier = permanent
