@@ -124,10 +124,16 @@ extension RelationshipShape where Value == Target? {
         RelationshipShape(
             isToMany: false,
             isOptional: true,
-            models: { value in value.map { [$0] } ?? [] },
+            // `guard let` rather than `Optional.map`: this code is not specialised, and the
+            // generic `map` looked up the metadata of `Target?` on every call.
+            models: { value in
+                guard let value else { return [] }
+                return [value]
+            },
             value: { models in
                 precondition(models.count <= 1, "A to-one relationship holds at most one model")
-                return models.first.map(cast(to: Target.self))
+                guard let model = models.first else { return nil }
+                return cast(model, to: Target.self)
             }
         )
     }
@@ -139,7 +145,7 @@ extension RelationshipShape where Value == [Target] {
             isToMany: true,
             isOptional: false,
             models: { $0 },
-            value: { models in models.map(cast(to: Target.self)) }
+            value: { models in models.map { cast($0, to: Target.self) } }
         )
     }
 }
@@ -149,23 +155,29 @@ extension RelationshipShape where Value == [Target]? {
         RelationshipShape(
             isToMany: true,
             isOptional: true,
-            models: { $0 ?? [] },
-            value: { models in models.map(cast(to: Target.self)) }
+            models: { value in
+                guard let value else { return [] }
+                return value
+            },
+            value: { models in models.map { cast($0, to: Target.self) } }
         )
     }
 }
 
-/// A function that casts a related model to the target type.
+/// A related model as the target type.
+///
+/// Model classes are final, so comparing metatypes settles it; the dynamic cast is only for a
+/// class that is not.
 ///
 /// - Precondition: The model is of the target type; the context only relates models of the
 ///   types the schema says.
-private func cast<Target: PersistentModel>(to target: Target.Type) -> @Sendable (any PersistentModel) -> Target {
-    { model in
-        guard let typed = model as? Target else {
-            preconditionFailure("A \(type(of: model)) cannot be related where \(Target.self) is expected")
-        }
-        return typed
+@inline(__always)
+private func cast<Target: PersistentModel>(_ model: any PersistentModel, to _: Target.Type) -> Target {
+    if type(of: model) == Target.self { return unsafeDowncast(model, to: Target.self) }
+    guard let typed = model as? Target else {
+        preconditionFailure("A \(type(of: model)) cannot be related where \(Target.self) is expected")
     }
+    return typed
 }
 
 // MARK: - Unique attribute values
