@@ -41,6 +41,10 @@ final class EntityMapping {
     /// For each predicate expression type met: how to read its key path and constant, or `nil`
     /// when it is not an equality of a property and a constant.
     var equalityReaders: [ObjectIdentifier: EqualityReader?] = [:]
+    /// The expression type met last, and its reader.
+    var lastEqualityReader: (type: ObjectIdentifier, reader: EqualityReader?)?
+    /// The key path met last, and its property index.
+    private var lastKeyPath: (keyPath: AnyKeyPath, index: Int)?
 
     private enum Accessor {
         case attribute(read: (any PersistentModel) throws -> AttributeValue)
@@ -122,9 +126,14 @@ extension EntityMapping {
     /// The index of the persisted property that `keyPath` names, if it names one of `Model`,
     /// the mapped type.
     func propertyIndex<Model: PersistentModel>(of keyPath: AnyKeyPath, in _: Model.Type) -> Int? {
-        if let known = keyPathIndexes[ObjectIdentifier(keyPath)] { return known.index }
+        if let last = lastKeyPath, last.keyPath === keyPath { return last.index }
+        if let known = keyPathIndexes[ObjectIdentifier(keyPath)] {
+            lastKeyPath = known
+            return known.index
+        }
         guard let index = Model._$binding.properties.firstIndex(where: { $0.keyPath == keyPath }) else { return nil }
         keyPathIndexes[ObjectIdentifier(keyPath)] = (keyPath, index)
+        lastKeyPath = (keyPath, index)
         return index
     }
 

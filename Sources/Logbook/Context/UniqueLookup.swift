@@ -60,11 +60,16 @@ extension EntityMapping {
     ) -> (AnyKeyPath, AttributeValue)? {
         let key = ObjectIdentifier(Expression.self)
         let reader: EqualityReader?
-        if let known = equalityReaders[key] {
+        if let last = lastEqualityReader, last.type == key {
+            // A loop of lookups meets one expression type over and over: no hashing for it.
+            reader = last.reader
+        } else if let known = equalityReaders[key] {
             reader = known
+            lastEqualityReader = (key, known)
         } else {
             reader = Self.equalityReader(for: Expression.self)
             equalityReaders[key] = reader
+            lastEqualityReader = (key, reader)
         }
         guard let reader else { return nil }
         return withUnsafePointer(to: expression) { reader(UnsafeRawPointer($0)) }
