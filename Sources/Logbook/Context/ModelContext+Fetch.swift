@@ -98,7 +98,7 @@ extension ModelContext {
     /// - Returns: `nil` when the store has no such model and the context has not inserted it.
     public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
         if let registered = registered(identifier) { return registered }
-        if let pending = inserted.values.first(where: { $0.persistentModelID == identifier }) { return pending }
+        if let pending = inserted.models.first(where: { $0.persistentModelID == identifier }) { return pending }
         guard !identifier.isTemporary, let type = store.schema.modelType(forEntity: identifier.entityName) else {
             return nil
         }
@@ -109,7 +109,7 @@ extension ModelContext {
     /// looking at the store.
     public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
         if let registered = registered(identifier) as? T { return registered }
-        return inserted.values.first { $0.persistentModelID == identifier } as? T
+        return inserted.models.first { $0.persistentModelID == identifier } as? T
     }
 
     // MARK: - Internals
@@ -164,9 +164,7 @@ extension ModelContext {
         if !deleted.isEmpty {
             models.removeAll { deleted[ObjectIdentifier($0)] != nil }
         }
-        for key in insertionOrder {
-            if let model = inserted[key] as? T { models.append(model) }
-        }
+        for case let model as T in inserted.models { models.append(model) }
         return (models, false, false)
     }
 

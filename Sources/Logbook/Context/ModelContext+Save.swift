@@ -22,7 +22,7 @@ extension ModelContext {
             return
         }
         let deletions = try deletionClosure()
-        let inserts = insertionOrder.compactMap { inserted[$0] }
+        let inserts = inserted.models
         let changes = dirty.values.filter { deletions[ObjectIdentifier($0)] == nil && $0.hasChanges }
         try validateCounts(inserts + changes)
         // Each insert takes its permanent identifier while the batch is built, so that
@@ -116,7 +116,7 @@ extension ModelContext {
                     entity.relationships[index].deleteRule == .cascade
                 else { continue }
                 for target in currentRelationship(model, property) where closure[ObjectIdentifier(target)] == nil {
-                    if inserted[ObjectIdentifier(target)] != nil {
+                    if inserted.contains(target) {
                         delete(target)
                         continue
                     }
@@ -308,7 +308,6 @@ extension ModelContext {
             }
         }
         inserted.removeAll()
-        insertionOrder.removeAll()
         deleted.removeAll()
         dirty.removeAll()
         if commit.generation == seenGeneration + 1 { seenGeneration = commit.generation }

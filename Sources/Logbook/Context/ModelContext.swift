@@ -68,8 +68,7 @@ public final class ModelContext {
     /// ``registered(_:)`` when the entity is not known from the model type already.
     var registry = ModelRegistry()
     /// Models inserted since the last save, in insertion order.
-    var inserted: [ObjectIdentifier: any PersistentModel] = [:]
-    var insertionOrder: [ObjectIdentifier] = []
+    var inserted = InsertedModels()
     /// Models marked for deletion since the last save.
     var deleted: [ObjectIdentifier: any PersistentModel] = [:]
     /// Persisted models with unsaved changes.
@@ -99,12 +98,10 @@ public final class ModelContext {
     /// Inserting a model that is already registered or inserted does nothing; inserting a model
     /// marked for deletion cancels the deletion.
     public func insert<T: PersistentModel>(_ model: T) {
-        let key = ObjectIdentifier(model)
-        if deleted.removeValue(forKey: key) != nil { return }
-        if inserted[key] != nil || model.storedIdentifier != nil { return }
+        if !deleted.isEmpty, deleted.removeValue(forKey: ObjectIdentifier(model)) != nil { return }
+        if model.storedIdentifier != nil || inserted.contains(model) { return }
         let mapping = mapping(for: T.self)
-        inserted[key] = model
-        insertionOrder.append(key)
+        inserted.append(model)
         model._$storage.observer = self
         scheduleAutosave()
         // Relationships set by the model's initializer bypass the observer: keep their inverses
@@ -119,13 +116,9 @@ public final class ModelContext {
     ///
     /// Deleting a model inserted since the last save forgets it.
     public func delete<T: PersistentModel>(_ model: T) {
-        let key = ObjectIdentifier(model)
-        if inserted.removeValue(forKey: key) != nil {
-            insertionOrder.removeAll { $0 == key }
-            return
-        }
+        if inserted.remove(model) { return }
         guard model.storedIdentifier != nil else { return }
-        deleted[key] = model
+        deleted[ObjectIdentifier(model)] = model
         scheduleAutosave()
     }
 
@@ -152,7 +145,7 @@ public final class ModelContext {
 
     /// The models inserted since the last save, in insertion order.
     public var insertedModelsArray: [any PersistentModel] {
-        insertionOrder.compactMap { inserted[$0] }
+        inserted.models
     }
 
     /// The models marked for deletion since the last save.
@@ -167,9 +160,8 @@ public final class ModelContext {
     ///
     /// Changed models get their saved values back; inserted models are forgotten.
     public func rollback() {
-        for model in inserted.values { model._$storage.observer = nil }
+        for model in inserted.models { model._$storage.observer = nil }
         inserted.removeAll()
-        insertionOrder.removeAll()
         deleted.removeAll()
         let changed = Array(dirty.values)
         dirty.removeAll()
@@ -216,7 +208,7 @@ public final class ModelContext {
 
     /// Inserts a model reached through a relationship, unless the context already knows it.
     func insertIfNew(_ model: any PersistentModel) {
-        if model.storedIdentifier != nil || inserted[ObjectIdentifier(model)] != nil { return }
+        if model.storedIdentifier != nil || inserted.contains(model) { return }
         func open<T: PersistentModel>(_ model: T) { insert(model) }
         open(model)
     }

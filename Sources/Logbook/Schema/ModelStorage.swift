@@ -59,6 +59,10 @@ public struct _$ModelStorage {
     /// The model's identifier: temporary until a context inserts the model, then permanent.
     var persistentIdentifier: PersistentIdentifier?
 
+    /// The model's position among the models its context inserted since its last save, or -1.
+    /// Declared here, it fills the padding after the identifier.
+    var insertionIndex: Int32 = -1
+
     /// The context managing the model, told about its changes.
     weak var observer: (any ModelObserver)?
 

@@ -136,4 +136,27 @@ struct ContextTests {
         #expect(again.last === seen)
         #expect(seen.destination == "After")
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func deletingAnInsertedModelForgetsItAndInsertingItAgainPutsItLast(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        do {
+            let context = ModelContext(try store.container())
+            let (a, b, c) = (makeTrip("A"), makeTrip("B"), makeTrip("C"))
+            for trip in [a, b, c] { context.insert(trip) }
+            context.delete(b)
+            #expect(context.insertedModelsArray.map { ($0 as? Trip)?.name } == ["A", "C"])
+            context.insert(b)
+            context.insert(a)
+            #expect(context.insertedModelsArray.map { ($0 as? Trip)?.name } == ["A", "C", "B"])
+            let other = ModelContext(context.container)
+            #expect(other.insertedModelsArray.isEmpty, "another context holds none of them")
+            try context.save()
+            #expect(context.insertedModelsArray.isEmpty)
+            #expect(a.persistentModelID.number < c.persistentModelID.number)
+            #expect(c.persistentModelID.number < b.persistentModelID.number, "identifiers in insertion order")
+        }
+        let reopened = try store.reopenedContext()
+        #expect(try reopened.fetch(FetchDescriptor<Trip>()).map(\.name) == ["A", "C", "B"])
+    }
 }

@@ -1,0 +1,53 @@
+/// The models a context inserted since its last save, in insertion order.
+///
+/// Each model remembers its position here (``_$ModelStorage/insertionIndex``), so that asking
+/// whether a model is inserted, which every relationship change does for the models it reaches,
+/// is two reads and an identity comparison instead of a hash lookup. The comparison makes the
+/// answer this context's: a position recorded by another context points at another object, or
+/// past the end, here.
+struct InsertedModels {
+    /// The models by position; a model deleted before the save leaves a hole.
+    private var slots: [(any PersistentModel)?] = []
+    /// The number of models held.
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The models, in insertion order.
+    var models: [any PersistentModel] { slots.compactMap { $0 } }
+
+    /// Whether this context holds `model` as inserted.
+    func contains(_ model: any PersistentModel) -> Bool {
+        let index = Int(model.inPlace { $0.insertionIndex })
+        guard index >= 0, index < slots.count, let held = slots[index] else { return false }
+        return held === model
+    }
+
+    /// Adds a model that ``contains(_:)`` does not hold.
+    mutating func append(_ model: any PersistentModel) {
+        precondition(slots.count < Int(Int32.max), "at most \(Int32.max) inserts between two saves")
+        let index = Int32(slots.count)
+        model.inPlace { $0.insertionIndex = index }
+        slots.append(model)
+        count += 1
+    }
+
+    /// Forgets `model`.
+    ///
+    /// - Returns: Whether it was held.
+    mutating func remove(_ model: any PersistentModel) -> Bool {
+        guard contains(model) else { return false }
+        let index = Int(model.inPlace { $0.insertionIndex })
+        model.inPlace { $0.insertionIndex = -1 }
+        slots[index] = nil
+        count -= 1
+        return true
+    }
+
+    /// Forgets every model.
+    mutating func removeAll() {
+        for case let model? in slots { model.inPlace { $0.insertionIndex = -1 } }
+        slots.removeAll(keepingCapacity: true)
+        count = 0
+    }
+}
