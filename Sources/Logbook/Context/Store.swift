@@ -32,8 +32,8 @@ final class Store: Sendable {
 
     /// What a commit did.
     struct Commit: Sendable {
-        /// For each inserted identifier, the identifier it ended up with (itself, or the object
-        /// an upsert merged it into).
+        /// For each inserted identifier that an upsert merged into another object, that object's
+        /// identifier; an insert not listed kept its own.
         var survivors: [UInt64: UInt64]
         var sequences: ClosedRange<UInt64>?
         /// The store generation after the commit.
@@ -226,9 +226,8 @@ final class Store: Sendable {
             var nextIdentifier = state.projection.nextIdentifier
             let events = try build(state.projection, &nextIdentifier)
             guard !events.isEmpty else { return Commit(survivors: [:], sequences: nil, generation: state.generation) }
-            var envelopes: [EventEnvelope] = []
-            envelopes.reserveCapacity(events.count + 1)
             let schemaNumber = state.currentSchemaNumber ?? state.lastSchemaNumber + 1
+            var schemaRecord: EventEnvelope?
             if state.currentSchemaNumber == nil {
                 let record = Event.SchemaRecord(
                     number: schemaNumber,
@@ -236,21 +235,32 @@ final class Store: Sendable {
                     fingerprint: fingerprint,
                     schema: schema
                 )
-                envelopes.append(EventEnvelope(schemaNumber: schemaNumber, event: .schema(record)))
+                schemaRecord = EventEnvelope(schemaNumber: schemaNumber, event: .schema(record))
             }
-            for event in events { envelopes.append(EventEnvelope(schemaNumber: schemaNumber, event: event)) }
             var sequences: ClosedRange<UInt64>?
             switch sink {
-            case .log(let log): sequences = try log.append(envelopes.map(EventCodec.encode))
+            case .log(let log):
+                // Encoded straight into the batch's payload.
+                var payload = BatchPayload(capacity: events.count * 96 + 64)
+                if let schemaRecord { payload.appendEvent { EventCodec.encode(schemaRecord, into: &$0) } }
+                for event in events {
+                    payload.appendEvent {
+                        EventCodec.encode(EventEnvelope(schemaNumber: schemaNumber, event: event), into: &$0)
+                    }
+                }
+                sequences = try log.append(payload)
             case .memory: break
-            case .capture: state.captured += envelopes
+            case .capture:
+                if let schemaRecord { state.captured.append(schemaRecord) }
+                for event in events { state.captured.append(EventEnvelope(schemaNumber: schemaNumber, event: event)) }
             }
             state.currentSchemaNumber = schemaNumber
             state.lastSchemaNumber = max(state.lastSchemaNumber, schemaNumber)
             var survivors: [UInt64: UInt64] = [:]
             for event in events {
                 let result = state.projection.apply(event)
-                if case .insert(let insert) = event, let result { survivors[insert.id] = result }
+                // Only the inserts an upsert folded into another object.
+                if case .insert(let insert) = event, let result, result != insert.id { survivors[insert.id] = result }
             }
             state.projection.nextIdentifier = max(state.projection.nextIdentifier, nextIdentifier)
             if let sequences { state.projection.lastSequence = sequences.upperBound }

@@ -45,4 +45,27 @@ package struct BinaryWriter {
     package mutating func writeBytes(_ data: some Collection<UInt8>) {
         bytes.append(contentsOf: data)
     }
+
+    /// Writes what `body` writes, preceded by its length as a varint.
+    ///
+    /// The length is not known beforehand: one byte is set aside, which holds any length below
+    /// 128; a longer body is moved to make room for the longer varint.
+    package mutating func writeWithLengthPrefix(_ body: (inout BinaryWriter) throws -> Void) rethrows {
+        let start = bytes.count
+        bytes.append(0)
+        do {
+            try body(&self)
+        } catch {
+            bytes.removeSubrange(start...)
+            throw error
+        }
+        let length = bytes.count - start - 1
+        if length < 0x80 {
+            bytes[start] = UInt8(length)
+            return
+        }
+        var prefix: [UInt8] = []
+        LEB128.append(UInt64(length), to: &prefix)
+        bytes.replaceSubrange(start..<start + 1, with: prefix)
+    }
 }

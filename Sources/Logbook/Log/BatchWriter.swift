@@ -18,24 +18,31 @@ package enum BatchWriter {
         compress: Bool,
         maximumBatchSize: Int
     ) throws(LogbookError) -> (header: BatchHeader, bytes: [UInt8]) {
-        var payloadLength = 0
-        for event in events {
-            payloadLength += LEB128.length(of: UInt64(event.count)) + event.count
-        }
-        guard payloadLength <= maximumBatchSize, payloadLength <= LogFormat.absoluteMaximumBatchSize,
-            events.count <= Int(UInt32.max)
+        try frame(
+            payload: BatchPayload(events),
+            firstSequence: firstSequence,
+            compress: compress,
+            maximumBatchSize: maximumBatchSize
+        )
+    }
+
+    /// Builds the frame of a batch whose payload is already laid out.
+    package static func frame(
+        payload batch: BatchPayload,
+        firstSequence: UInt64,
+        compress: Bool,
+        maximumBatchSize: Int
+    ) throws(LogbookError) -> (header: BatchHeader, bytes: [UInt8]) {
+        let payload = batch.bytes
+        let eventCount = batch.eventCount
+        guard payload.count <= maximumBatchSize, payload.count <= LogFormat.absoluteMaximumBatchSize,
+            eventCount <= Int(UInt32.max)
         else {
             throw LogbookError(
                 .batchTooLarge,
-                "a batch of \(events.count) events takes \(payloadLength) bytes, more than the maximum batch size of \(maximumBatchSize) bytes",
+                "a batch of \(eventCount) events takes \(payload.count) bytes, more than the maximum batch size of \(maximumBatchSize) bytes",
                 sequence: firstSequence
             )
-        }
-        var payload: [UInt8] = []
-        payload.reserveCapacity(payloadLength)
-        for event in events {
-            LEB128.append(UInt64(event.count), to: &payload)
-            payload.append(contentsOf: event)
         }
         let compressed = compress ? payload.withUnsafeBytes { LZ4.compress($0) } : nil
         let stored = compressed ?? payload
@@ -43,7 +50,7 @@ package enum BatchWriter {
             version: LogFormat.version,
             flags: compressed == nil ? 0 : LogFormat.flagCompressed,
             firstSequence: firstSequence,
-            eventCount: UInt32(events.count),
+            eventCount: UInt32(eventCount),
             uncompressedLength: UInt32(payload.count),
             storedLength: UInt32(stored.count),
             checksum: 0

@@ -89,7 +89,12 @@ package final class EventLog: Sendable {
     ///   when a flush to disk failed now or earlier, after which the log refuses every append
     ///   until it is reopened.
     package func append(_ events: [[UInt8]]) throws(LogbookError) -> ClosedRange<UInt64> {
-        precondition(!events.isEmpty, "a batch holds at least one event")
+        try append(BatchPayload(events))
+    }
+
+    /// Appends one batch atomically, as the other `append` does, from its payload.
+    package func append(_ payload: BatchPayload) throws(LogbookError) -> ClosedRange<UInt64> {
+        precondition(!payload.isEmpty, "a batch holds at least one event")
         return try state.withLock { (state) throws(LogbookError) -> ClosedRange<UInt64> in
             if let failure = state.failure { throw failure }
             guard state.lock != nil else {
@@ -97,7 +102,7 @@ package final class EventLog: Sendable {
             }
             let first = state.nextSequence
             let (header, frame) = try BatchWriter.frame(
-                events: events,
+                payload: payload,
                 firstSequence: first,
                 compress: configuration.compression,
                 maximumBatchSize: configuration.maximumBatchSize

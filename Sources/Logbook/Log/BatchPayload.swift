@@ -1,0 +1,39 @@
+/// The payload of a batch as it is built: the events one after another, each preceded by its
+/// length as an unsigned LEB128 varint (the layout the `OnDiskFormat` article gives).
+///
+/// Events are encoded straight into the one buffer, so that a batch of many small events costs
+/// one growing array instead of an array per event and a copy of each.
+package struct BatchPayload {
+    /// The payload's bytes.
+    package private(set) var writer: BinaryWriter
+    /// The number of events appended.
+    package private(set) var eventCount = 0
+
+    package init(capacity: Int = 4096) {
+        writer = BinaryWriter(capacity: capacity)
+    }
+
+    /// The payload of encoded events, in order.
+    package init(_ events: [[UInt8]]) {
+        var length = 0
+        for event in events { length += LEB128.length(of: UInt64(event.count)) + event.count }
+        self.init(capacity: length)
+        for event in events { append(event) }
+    }
+
+    package var bytes: [UInt8] { writer.bytes }
+
+    package var isEmpty: Bool { eventCount == 0 }
+
+    /// Appends an event already encoded.
+    package mutating func append(_ event: [UInt8]) {
+        writer.writeLengthPrefixed(event)
+        eventCount += 1
+    }
+
+    /// Appends the event that `encode` writes.
+    package mutating func appendEvent(_ encode: (inout BinaryWriter) throws -> Void) rethrows {
+        try writer.writeWithLengthPrefix(encode)
+        eventCount += 1
+    }
+}
