@@ -16,6 +16,8 @@ final class EntityMapping {
     let slots: [Slot]
     /// The property indexes of the relationships.
     let relationshipProperties: [Int]
+    /// The property indexes of the attributes, in declaration order.
+    let attributeProperties: [Int]
     /// The same, as the set a model made from the store starts with: every relationship a fault.
     let faultedRelationships: PropertySet
     /// The entity as the schema describes it.
@@ -64,6 +66,7 @@ final class EntityMapping {
         let entity = projection.tables[table].entity
         var slots: [Slot] = []
         var relationships: [Int] = []
+        var attributes: [Int] = []
         for (index, property) in binding.properties.enumerated() {
             switch property.kind {
             case .attribute:
@@ -71,6 +74,7 @@ final class EntityMapping {
                     preconditionFailure("\(Model.self).\(property.name) is not in the container's schema")
                 }
                 slots.append(.attribute(attribute))
+                attributes.append(index)
             case .relationship:
                 guard let relationship = entity.relationships.firstIndex(where: { $0.name == property.name }) else {
                     preconditionFailure("\(Model.self).\(property.name) is not in the container's schema")
@@ -102,6 +106,7 @@ final class EntityMapping {
         }
         self.slots = slots
         self.relationshipProperties = relationships
+        self.attributeProperties = attributes
         self.faultedRelationships = PropertySet(relationships)
         self.entity = entity
         self.links = projection.links[table]

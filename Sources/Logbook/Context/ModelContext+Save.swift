@@ -32,7 +32,7 @@ extension ModelContext {
         var assigned = 0
         let commit: Store.Commit
         do {
-            commit = try store.commit { projection, nextIdentifier in
+            commit = try store.commit { projection, nextIdentifier, schemaNumber in
                 for (position, model) in inserts.enumerated() {
                     let permanent = PersistentIdentifier(
                         entityName: mapping(of: model).entityName,
@@ -45,7 +45,13 @@ extension ModelContext {
                     nextIdentifier += 1
                     assigned += 1
                 }
-                return try batchEvents(inserts: inserts, changes: changes, deletions: deletions, projection)
+                return try prepareBatch(
+                    inserts: inserts,
+                    changes: changes,
+                    deletions: deletions,
+                    schemaNumber: schemaNumber,
+                    projection
+                )
             }
         } catch {
             restoreIdentifiers(of: inserts.prefix(assigned), temporaries)
@@ -57,29 +63,27 @@ extension ModelContext {
     /// The events of a batch: inserts first, each referring only to objects already in the
     /// store or inserted before it in the batch; the references to later ones, and every
     /// to-many link, follow once all the objects exist. Then changes, then deletes.
-    private func batchEvents(
+    private func prepareBatch(
         inserts: [any PersistentModel],
         changes: [any PersistentModel],
         deletions: [ObjectIdentifier: any PersistentModel],
+        schemaNumber: UInt32,
         _ projection: Projection
-    ) throws -> [Event] {
-        var events: [Event] = []
-        events.reserveCapacity(inserts.count)
-        var relationships: [Event] = []
+    ) throws -> Store.PreparedBatch {
+        var batch = Store.PreparedBatch()
+        batch.insertRanges.reserveCapacity(inserts.count)
+        batch.insertIdentifiers.reserveCapacity(inserts.count)
         for model in inserts {
-            let (insert, deferred) = try insertEvents(model, projection)
-            events.append(insert)
-            relationships += deferred
+            try encodeInsert(model, schemaNumber: schemaNumber, into: &batch)
         }
-        events += relationships
         for model in changes {
-            events += try updateEvents(model, projection)
+            batch.events += try updateEvents(model, projection)
         }
         for model in deletions.values {
             guard let id = model.storedIdentifier else { continue }
-            events.append(.delete(entity: type(of: model).entityName, id: id))
+            batch.events.append(.delete(entity: type(of: model).entityName, id: id))
         }
-        return events
+        return batch
     }
 
     /// Gives inserted models back the identifiers they had before a failed commit: none, or
@@ -195,21 +199,18 @@ extension ModelContext {
 
     // MARK: - Events
 
-    /// The insert event of a new model, and the events that must follow every insert of the
-    /// batch: to-many links, and to-one references to models inserted later in the batch.
-    private func insertEvents(_ model: any PersistentModel, _ projection: Projection) throws -> (Event, [Event]) {
+    /// Encodes the insert of a new model into the batch, and adds the events that must follow
+    /// every insert of the batch: to-many links, and to-one references to models inserted later
+    /// in the batch.
+    private func encodeInsert(
+        _ model: any PersistentModel,
+        schemaNumber: UInt32,
+        into batch: inout Store.PreparedBatch
+    ) throws {
         let id = try identify(model)
         let mapping = mapping(of: model)
         let entityName = mapping.entityName
-        // Attributes in declaration order, as the model type lists them.
-        var attributes: [Event.Field] = []
-        attributes.reserveCapacity(mapping.slots.count)
-        for (property, slot) in mapping.slots.enumerated() {
-            guard case .attribute = slot else { continue }
-            attributes.append(Event.Field(mapping.propertyNames[property], try mapping.attribute(model, property)))
-        }
         var toOne: [Event.Reference] = []
-        var links: [Event] = []
         for property in mapping.relationshipProperties {
             guard case .relationship(let index) = mapping.slots[property] else { continue }
             let link = mapping.links[index]
@@ -218,7 +219,7 @@ extension ModelContext {
             if related.isEmpty { continue }
             let targets = try related.map(identify)
             if link.isToMany {
-                links.append(
+                batch.events.append(
                     .link(
                         .init(
                             entity: entityName,
@@ -234,11 +235,30 @@ extension ModelContext {
                 if target < id {
                     toOne.append(reference)
                 } else {
-                    links.append(.update(.init(entity: entityName, id: id, attributes: [], toOne: [reference])))
+                    batch.events.append(.update(.init(entity: entityName, id: id, attributes: [], toOne: [reference])))
                 }
             }
         }
-        return (.insert(.init(entity: entityName, id: id, attributes: attributes, toOne: toOne)), links)
+        // Attributes in declaration order, as the model type lists them.
+        try batch.appendInsert(id: id) { writer in
+            try EventCodec.writeInsert(
+                schemaNumber: schemaNumber,
+                entity: entityName,
+                id: id,
+                attributeCount: mapping.attributeProperties.count,
+                attributes: { writer in
+                    for property in mapping.attributeProperties {
+                        EventCodec.writeField(
+                            mapping.propertyNames[property],
+                            try mapping.attribute(model, property),
+                            into: &writer
+                        )
+                    }
+                },
+                toOne: toOne,
+                into: &writer
+            )
+        }
     }
 
     private func updateEvents(_ model: any PersistentModel, _ projection: Projection) throws -> [Event] {

@@ -211,22 +211,43 @@ final class Store: Sendable {
         state.withLock { $0.projection.matches(table: table, attribute: attribute, value: value) }
     }
 
+    /// A batch as a save builds it: inserts already encoded, the other events after them.
+    struct PreparedBatch {
+        /// The encoded inserts, in order; the payload of the batch they begin.
+        var inserts = BatchPayload(capacity: 64 << 10)
+        /// Where each insert's bytes are in `inserts`.
+        var insertRanges: [Range<Int>] = []
+        /// Each insert's identifier.
+        var insertIdentifiers: [UInt64] = []
+        /// The events that follow the inserts.
+        var events: [Event] = []
+
+        var isEmpty: Bool { insertRanges.isEmpty && events.isEmpty }
+
+        /// Appends the insert that `encode` writes.
+        mutating func appendInsert(id: UInt64, _ encode: (inout BinaryWriter) throws -> Void) rethrows {
+            insertRanges.append(try inserts.appendEvent(encode))
+            insertIdentifiers.append(id)
+        }
+    }
+
     /// Builds a batch against the projection, appends it and applies it.
     ///
-    /// `build` reads the projection and allocates identifiers from the counter it is given;
-    /// it returns the events. Nothing is kept when `build` or the append throws.
+    /// `build` reads the projection, allocates identifiers from the counter it is given and
+    /// encodes its inserts with the schema number it is given; it returns the batch. Nothing is
+    /// kept when `build` or the append throws.
     ///
     /// The projection is passed by value and must not outlive `build`: a copy still alive when
     /// the events are applied would make every save copy every table.
-    func commit(_ build: (Projection, inout UInt64) throws -> [Event]) throws -> Commit {
+    func commit(_ build: (Projection, inout UInt64, _ schemaNumber: UInt32) throws -> PreparedBatch) throws -> Commit {
         guard allowsSave else {
             throw LogbookError(.saveNotAllowed, "this container's configuration does not allow saving", path: location)
         }
         return try state.withLock { state throws -> Commit in
             var nextIdentifier = state.projection.nextIdentifier
-            let events = try build(state.projection, &nextIdentifier)
-            guard !events.isEmpty else { return Commit(survivors: [:], sequences: nil, generation: state.generation) }
             let schemaNumber = state.currentSchemaNumber ?? state.lastSchemaNumber + 1
+            let batch = try build(state.projection, &nextIdentifier, schemaNumber)
+            guard !batch.isEmpty else { return Commit(survivors: [:], sequences: nil, generation: state.generation) }
             var schemaRecord: EventEnvelope?
             if state.currentSchemaNumber == nil {
                 let record = Event.SchemaRecord(
@@ -240,10 +261,11 @@ final class Store: Sendable {
             var sequences: ClosedRange<UInt64>?
             switch sink {
             case .log(let log):
-                // Encoded straight into the batch's payload.
-                var payload = BatchPayload(capacity: events.count * 96 + 64)
+                // The schema record, when there is one, goes first.
+                var payload = BatchPayload(capacity: batch.inserts.bytes.count + batch.events.count * 96 + 64)
                 if let schemaRecord { payload.appendEvent { EventCodec.encode(schemaRecord, into: &$0) } }
-                for event in events {
+                payload.appendEncoded(batch.inserts)
+                for event in batch.events {
                     payload.appendEvent {
                         EventCodec.encode(EventEnvelope(schemaNumber: schemaNumber, event: event), into: &$0)
                     }
@@ -252,15 +274,35 @@ final class Store: Sendable {
             case .memory: break
             case .capture:
                 if let schemaRecord { state.captured.append(schemaRecord) }
-                for event in events { state.captured.append(EventEnvelope(schemaNumber: schemaNumber, event: event)) }
+                for range in batch.insertRanges {
+                    state.captured.append(try EventCodec.decode(batch.inserts.bytes[range]))
+                }
+                for event in batch.events {
+                    state.captured.append(EventEnvelope(schemaNumber: schemaNumber, event: event))
+                }
             }
             state.currentSchemaNumber = schemaNumber
             state.lastSchemaNumber = max(state.lastSchemaNumber, schemaNumber)
+            // Only the inserts an upsert folded into another object are listed.
             var survivors: [UInt64: UInt64] = [:]
-            for event in events {
-                let result = state.projection.apply(event)
-                // Only the inserts an upsert folded into another object.
-                if case .insert(let insert) = event, let result, result != insert.id { survivors[insert.id] = result }
+            try batch.inserts.bytes.withUnsafeBytes { payload in
+                for (range, id) in zip(batch.insertRanges, batch.insertIdentifiers) {
+                    let bytes = UnsafeRawBufferPointer(rebasing: payload[range])
+                    if let survivor = state.projection.applyInsertKeepingSurvivor(bytes) {
+                        if id != survivor { survivors[id] = survivor }
+                        continue
+                    }
+                    // A value the shortcut does not take (a UUID, data, an array): in full.
+                    let envelope = try EventCodec.decode([UInt8](bytes))
+                    if case .insert(let insert) = envelope.event, let result = state.projection.apply(envelope.event),
+                        result != insert.id
+                    {
+                        survivors[insert.id] = result
+                    }
+                }
+            }
+            for event in batch.events {
+                _ = state.projection.apply(event)
             }
             state.projection.nextIdentifier = max(state.projection.nextIdentifier, nextIdentifier)
             if let sequences { state.projection.lastSequence = sequences.upperBound }

@@ -4,6 +4,8 @@
 /// are unsigned LEB128 varints; signed varints are zigzag-encoded first.
 package struct BinaryWriter {
     package private(set) var bytes: [UInt8]
+    /// The length of what the last ``writeWithLengthPrefix(_:)`` wrote after the prefix.
+    package private(set) var lastPrefixedLength = 0
 
     package init(capacity: Int = 64) {
         bytes = []
@@ -60,6 +62,7 @@ package struct BinaryWriter {
             throw error
         }
         let length = bytes.count - start - 1
+        lastPrefixedLength = length
         if length < 0x80 {
             bytes[start] = UInt8(length)
             return

@@ -159,13 +159,48 @@ package enum EventCodec {
         _ toOne: [Event.Reference],
         _ writer: inout BinaryWriter
     ) {
+        writeChangeHead(entity: entity, id: id, attributeCount: attributes.count, into: &writer)
+        for field in attributes { writeField(field.name, field.value, into: &writer) }
+        writeReferences(toOne, into: &writer)
+    }
+
+    /// Writes an insert field by field, for a writer that holds the values elsewhere than in an
+    /// ``Event``: the same bytes as encoding the ``Event/insert(_:)`` they make. `attributes`
+    /// writes exactly `attributeCount` fields with ``writeField(_:_:into:)``.
+    static func writeInsert(
+        schemaNumber: UInt32,
+        entity: String,
+        id: UInt64,
+        attributeCount: Int,
+        attributes: (inout BinaryWriter) throws -> Void,
+        toOne: [Event.Reference],
+        into writer: inout BinaryWriter
+    ) rethrows {
+        writer.write(Kind.insert.rawValue)
+        writer.writeVarint(UInt64(schemaNumber))
+        writeChangeHead(entity: entity, id: id, attributeCount: attributeCount, into: &writer)
+        try attributes(&writer)
+        writeReferences(toOne, into: &writer)
+    }
+
+    /// Writes one attribute of an insert or update: its name and value.
+    static func writeField(_ name: String, _ value: AttributeValue, into writer: inout BinaryWriter) {
+        writer.writeString(name)
+        encode(value, into: &writer)
+    }
+
+    private static func writeChangeHead(
+        entity: String,
+        id: UInt64,
+        attributeCount: Int,
+        into writer: inout BinaryWriter
+    ) {
         writer.writeString(entity)
         writer.writeVarint(id)
-        writer.writeVarint(UInt64(attributes.count))
-        for field in attributes {
-            writer.writeString(field.name)
-            encode(field.value, into: &writer)
-        }
+        writer.writeVarint(UInt64(attributeCount))
+    }
+
+    private static func writeReferences(_ toOne: [Event.Reference], into writer: inout BinaryWriter) {
         writer.writeVarint(UInt64(toOne.count))
         for reference in toOne {
             writer.writeString(reference.name)

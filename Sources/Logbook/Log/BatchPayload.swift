@@ -25,6 +25,12 @@ package struct BatchPayload {
 
     package var isEmpty: Bool { eventCount == 0 }
 
+    /// Appends the events of another payload, in order.
+    package mutating func appendEncoded(_ other: BatchPayload) {
+        writer.writeBytes(other.bytes)
+        eventCount += other.eventCount
+    }
+
     /// Appends an event already encoded.
     package mutating func append(_ event: [UInt8]) {
         writer.writeLengthPrefixed(event)
@@ -32,8 +38,12 @@ package struct BatchPayload {
     }
 
     /// Appends the event that `encode` writes.
-    package mutating func appendEvent(_ encode: (inout BinaryWriter) throws -> Void) rethrows {
+    ///
+    /// - Returns: Where the event's bytes (after their length) are in ``bytes``.
+    @discardableResult
+    package mutating func appendEvent(_ encode: (inout BinaryWriter) throws -> Void) rethrows -> Range<Int> {
         try writer.writeWithLengthPrefix(encode)
         eventCount += 1
+        return writer.bytes.count - writer.lastPrefixedLength..<writer.bytes.count
     }
 }

@@ -14,6 +14,12 @@ extension Projection {
     /// ``applyInsert(_:)`` for the event at `sequence` of a replay, which becomes
     /// ``lastSequence`` when the insert is applied.
     package mutating func applyInsert(_ bytes: UnsafeRawBufferPointer, sequence: UInt64?) -> Bool {
+        applyInsertKeepingSurvivor(bytes, sequence: sequence) != nil
+    }
+
+    /// ``applyInsert(_:)``, returning the identifier the object ended up with: its own, or that
+    /// of the object an upsert folded it into; `nil` where ``applyInsert(_:)`` returns `false`.
+    mutating func applyInsertKeepingSurvivor(_ bytes: UnsafeRawBufferPointer, sequence: UInt64? = nil) -> UInt64? {
         var insert = InsertInProgress()
         let read = EventCodec.readChange(
             bytes,
@@ -47,17 +53,17 @@ extension Projection {
                 }
             }
         )
-        guard insert.table >= 0 else { return false }
+        guard insert.table >= 0 else { return nil }
         if !read {
             // Declined before anything took effect, or malformed bytes, which the full decode
             // then reports (bytes an insert took effect from are malformed only past its
             // attribute values).
             if !insert.isPlaced { tables[insert.table].release(insert.slot) }
-            return false
+            return nil
         }
         if !insert.isPlaced { place(&insert) }
         if let sequence { lastSequence = sequence }
-        return true
+        return insert.survivor
     }
 
     /// An insert read from bytes: where its values went, and what became of it.
