@@ -326,6 +326,9 @@ extension ModelContext {
             if let identifier = model._$storage.persistentIdentifier, !identifier.isTemporary {
                 registry[identifier.number] = nil
             }
+            // Deleted models that held each other (a trip and its cascaded items) would
+            // otherwise keep each other alive once the app lets go of them.
+            releaseRelationships(of: model)
         }
         inserted.removeAll()
         deleted.removeAll()

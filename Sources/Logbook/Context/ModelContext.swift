@@ -29,6 +29,14 @@ import Foundation
 /// current turn. Other contexts never autosave: they may live outside the main actor. A failed
 /// autosave is reported through the configuration's logger and the changes stay pending.
 ///
+/// ## Lifetime of models
+///
+/// A context holds every model it registered (fetched, inserted or saved) until it is released.
+/// Related models refer to each other both ways, so when the context is released it empties the
+/// relationships of its models, and a save empties those of the models it deleted: the models
+/// are then freed once the app lets go of them. Use a model only while its context lives, as
+/// with SwiftData; a model kept longer keeps its attributes but no relationships.
+///
 /// ## Topics
 ///
 /// ### Creating a context
@@ -89,6 +97,26 @@ public final class ModelContext {
     }
 
     var store: Store { container.store }
+
+    /// Lets go of the models' relationships.
+    ///
+    /// Related models hold each other strongly, both ways (a trip its items, each item its
+    /// trip), so a graph of models would outlive its context as a cycle. Models are only valid
+    /// while their context lives, as in SwiftData: emptying their relationships here frees
+    /// every model that nothing outside holds, and leaves the ones the app still holds with
+    /// their attributes.
+    deinit {
+        for model in registry.values { releaseRelationships(of: model) }
+        for model in inserted.models { releaseRelationships(of: model) }
+    }
+
+    /// Empties a model's relationships, without recording a change.
+    func releaseRelationships(of model: any PersistentModel) {
+        let mapping = mapping(of: model)
+        for property in mapping.relationshipProperties {
+            mapping.setRelated(model, property, [], observed: false)
+        }
+    }
 
     // MARK: - Changing models
 

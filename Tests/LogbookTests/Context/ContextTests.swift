@@ -159,4 +159,49 @@ struct ContextTests {
         let reopened = try store.reopenedContext()
         #expect(try reopened.fetch(FetchDescriptor<Trip>()).map(\.name) == ["A", "C", "B"])
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func releasingTheContainerAndContextFreesEveryModelTheyHeld(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        weak var context: ModelContext?
+        weak var trip: Trip?
+        weak var item: BucketListItem?
+        weak var fetched: Trip?
+        try {
+            let container = try ModelContainer(for: Trip.self, configurations: store.configuration)
+            let saving = ModelContext(container)
+            let inserted = makeTrip("Saved")
+            saving.insert(inserted)
+            inserted.bucketList?.append(makeItem("Tram"))
+            try saving.save()
+            let reading = ModelContext(container)
+            fetched = try reading.fetch(FetchDescriptor<Trip>()).first
+            _ = fetched?.bucketList?.first?.trip
+            (context, trip, item) = (saving, inserted, inserted.bucketList?.first)
+        }()
+        #expect(context == nil, "the context is freed")
+        #expect(trip == nil && item == nil, "the saved models are freed")
+        #expect(fetched == nil, "the fetched models are freed")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aSavedDeleteFreesTheDeletedModelsThatHeldEachOther(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        let context = ModelContext(try store.container())
+        weak var trip: Trip?
+        weak var item: BucketListItem?
+        try {
+            let saved = makeTrip("Gone")
+            context.insert(saved)
+            saved.bucketList?.append(makeItem("Tram"))
+            try context.save()
+            (trip, item) = (saved, saved.bucketList?.first)
+            #expect(item != nil)
+            context.delete(saved)
+            try context.save()
+            #expect(saved.bucketList?.isEmpty ?? true, "a deleted model lets go of its relationships")
+        }()
+        #expect(trip == nil && item == nil, "the trip and its cascaded item are freed")
+        #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 0)
+    }
 }
