@@ -144,7 +144,7 @@ extension RelationshipShape where Value == [Target] {
         RelationshipShape(
             isToMany: true,
             isOptional: false,
-            models: { $0 },
+            models: { existentials($0) },
             value: { models in models.map { cast($0, to: Target.self) } }
         )
     }
@@ -157,11 +157,22 @@ extension RelationshipShape where Value == [Target]? {
             isOptional: true,
             models: { value in
                 guard let value else { return [] }
-                return value
+                return existentials(value)
             },
             value: { models in models.map { cast($0, to: Target.self) } }
         )
     }
+}
+
+/// Related models as existentials, element by element: converting `[Target]` to
+/// `[any PersistentModel]` as a whole is a checked cast of every element in code that is not
+/// specialised.
+@inline(__always)
+func existentials<Target: PersistentModel>(_ models: [Target]) -> [any PersistentModel] {
+    var erased: [any PersistentModel] = []
+    erased.reserveCapacity(models.count)
+    for model in models { erased.append(model) }
+    return erased
 }
 
 /// A related model as the target type.

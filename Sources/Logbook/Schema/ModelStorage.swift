@@ -164,7 +164,7 @@ extension _$ModelStorage {
         to newValue: Target?
     ) {
         recordChange(model, index)
-        relationshipDidChange(model, index, from: oldValue.map { [$0] } ?? [], to: newValue.map { [$0] } ?? [])
+        relationshipDidChange(model, index, from: erased(oldValue), to: erased(newValue))
     }
 
     /// Not API: records that a to-many relationship was set. Called by generated setters.
@@ -175,7 +175,7 @@ extension _$ModelStorage {
         to newValue: [Target]
     ) {
         recordChange(model, index)
-        relationshipDidChange(model, index, from: oldValue, to: newValue)
+        relationshipDidChange(model, index, from: existentials(oldValue), to: existentials(newValue))
     }
 
     /// Not API: records that an optional to-many relationship was set. Called by generated
@@ -187,7 +187,13 @@ extension _$ModelStorage {
         to newValue: [Target]?
     ) {
         recordChange(model, index)
-        relationshipDidChange(model, index, from: oldValue ?? [], to: newValue ?? [])
+        relationshipDidChange(model, index, from: existentials(oldValue ?? []), to: existentials(newValue ?? []))
+    }
+
+    @inline(__always)
+    private static func erased<Target: PersistentModel>(_ model: Target?) -> [any PersistentModel] {
+        guard let model else { return [] }
+        return [model]
     }
 
     private static func recordChange<Model: PersistentModel>(_ model: Model, _ index: Int) {
