@@ -112,8 +112,10 @@ public final class ModelContext {
 
     /// Empties a model's relationships, without recording a change.
     func releaseRelationships(of model: any PersistentModel) {
+        // A relationship never loaded holds nothing: most models a fetch made are skipped here.
+        let faulted = model.inPlace { $0.faultedProperties }
         let mapping = mapping(of: model)
-        for property in mapping.relationshipProperties {
+        for property in mapping.relationshipProperties where !faulted.contains(property) {
             mapping.setRelated(model, property, [], observed: false)
         }
     }
