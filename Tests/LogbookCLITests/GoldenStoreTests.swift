@@ -77,6 +77,36 @@ struct SampleTripsGoldenStoreTests {
         return target
     }
 
+    /// Writing the demo trips again today gives the committed stores byte for byte: the encoding
+    /// of events and batches has not moved since they were written.
+    @Test(arguments: [1, 2])
+    func theDemoTripsWrittenTodayGiveTheCommittedBytes(version: Int) throws {
+        let directory = TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.child("today.store"))
+        do {
+            let configuration = ModelConfiguration(url: url)
+            if version == 1 {
+                let container = try ModelContainer(for: SampleTripsSchemaV1.Trip.self, configurations: configuration)
+                try SampleData.insertV1(SampleData.demoTrips, into: ModelContext(container), tripsPerSave: .max)
+            } else {
+                let container = try ModelContainer(for: SampleTripsSchemaV2.Trip.self, configurations: configuration)
+                try SampleData.insertV2(SampleData.demoTrips, into: ModelContext(container), tripsPerSave: 1)
+            }
+        }
+        let committed = GoldenStoreTests.fixtures.appendingPathComponent("sampletrips-v\(version)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: committed.path).filter { $0.hasSuffix(".log") }
+        #expect(!names.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".log") }.sorted()
+                == names.sorted()
+        )
+        for name in names {
+            let expected = try Data(contentsOf: committed.appendingPathComponent(name))
+            let written = try Data(contentsOf: url.appendingPathComponent(name))
+            #expect(written == expected, "\(name) of version \(version)")
+        }
+    }
+
     private func day(_ offset: Double) -> Date { Date(timeIntervalSince1970: 1_780_272_000 + offset * 86_400) }
 
     @Test func theVersion1StoreOpensAtVersion3WithEveryValue() throws {
