@@ -1,0 +1,48 @@
+import Foundation
+import SampleTrips
+import Testing
+
+@testable import Logbook
+
+struct ModelRegistryTests {
+    @Test func objectsAreFoundByNumberNearAndFarAndForgotten() {
+        var registry = ModelRegistry()
+        let numbers: [UInt64] = [1, 2, 63, 64, 65, 5_000, 1 << 40, UInt64(Int64.max)]
+        var models: [UInt64: Trip] = [:]
+        for number in numbers {
+            let trip = makeTrip("Trip \(number)")
+            models[number] = trip
+            registry[number] = trip
+        }
+        #expect(registry.count == numbers.count)
+        for number in numbers {
+            #expect(registry[number] === models[number], "number \(number)")
+        }
+        #expect(registry[3] == nil && registry[66] == nil && registry[(1 << 40) + 1] == nil)
+        #expect(Set(registry.values.map { ObjectIdentifier($0) }) == Set(models.values.map { ObjectIdentifier($0) }))
+
+        registry[64] = nil
+        registry[1 << 40] = nil
+        registry[12_345] = nil
+        #expect(registry.count == numbers.count - 2)
+        #expect(registry[64] == nil && registry[1 << 40] == nil)
+        #expect(registry[63] === models[63] && registry[65] === models[65])
+    }
+
+    @Test func numbersFarAheadMoveIntoPagesOnceThePagesReachThem() {
+        var registry = ModelRegistry()
+        let far = makeTrip("Far")
+        // Far beyond the first pages: kept aside at first.
+        registry[1_000_000] = far
+        // Registering numbers in ascending order grows the pages past it.
+        var near: [Trip] = []
+        for number in stride(from: UInt64(1), through: 1_100_000, by: 997) {
+            let trip = makeTrip("Trip \(number)")
+            near.append(trip)
+            registry[number] = trip
+        }
+        #expect(registry[1_000_000] === far)
+        #expect(registry.count == near.count + 1)
+        #expect(registry[1 + 997 * 500] === near[500])
+    }
+}
