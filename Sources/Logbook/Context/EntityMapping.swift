@@ -32,6 +32,9 @@ final class EntityMapping {
     let entityName: String
     /// Each property's name, by property index.
     let propertyNames: [String]
+    /// The entity name and each property's name as events hold them, encoded once.
+    let encodedEntityName: EncodedString
+    let encodedPropertyNames: [EncodedString]
     /// Each property's accessors, by property index, type-erased once per model type: a save
     /// reads every value through them, and going through the generic binding instead cost a
     /// metadata lookup and a copy of the property's binding for every value.
@@ -86,6 +89,8 @@ final class EntityMapping {
         self.table = table
         self.entityName = binding.entityName
         self.propertyNames = binding.properties.map(\.name)
+        self.encodedEntityName = EncodedString(binding.entityName)
+        self.encodedPropertyNames = binding.properties.map { EncodedString($0.name) }
         self.accessors = binding.properties.map { property in
             switch property.kind {
             case .attribute(let access):

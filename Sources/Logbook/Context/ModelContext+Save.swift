@@ -243,13 +243,13 @@ extension ModelContext {
         try batch.appendInsert(id: id) { writer in
             try EventCodec.writeInsert(
                 schemaNumber: schemaNumber,
-                entity: entityName,
+                entity: mapping.encodedEntityName,
                 id: id,
                 attributeCount: mapping.attributeProperties.count,
                 attributes: { writer in
                     for property in mapping.attributeProperties {
                         EventCodec.writeField(
-                            mapping.propertyNames[property],
+                            mapping.encodedPropertyNames[property],
                             try mapping.attribute(model, property),
                             into: &writer
                         )

@@ -72,3 +72,23 @@ package struct BinaryWriter {
         bytes.replaceSubrange(start..<start + 1, with: prefix)
     }
 }
+
+/// A string as ``BinaryWriter/writeString(_:)`` writes it, encoded once: for the names that
+/// every event of an entity repeats.
+package struct EncodedString: Sendable {
+    /// The varint length and the UTF-8 bytes.
+    package let bytes: [UInt8]
+
+    package init(_ string: String) {
+        var writer = BinaryWriter(capacity: string.utf8.count + 2)
+        writer.writeString(string)
+        bytes = writer.bytes
+    }
+}
+
+extension BinaryWriter {
+    /// Writes a string encoded beforehand: the same bytes as ``writeString(_:)``.
+    package mutating func writeString(_ string: EncodedString) {
+        writeBytes(string.bytes)
+    }
+}

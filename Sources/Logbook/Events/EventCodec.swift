@@ -169,7 +169,7 @@ package enum EventCodec {
     /// writes exactly `attributeCount` fields with ``writeField(_:_:into:)``.
     static func writeInsert(
         schemaNumber: UInt32,
-        entity: String,
+        entity: EncodedString,
         id: UInt64,
         attributeCount: Int,
         attributes: (inout BinaryWriter) throws -> Void,
@@ -178,13 +178,21 @@ package enum EventCodec {
     ) rethrows {
         writer.write(Kind.insert.rawValue)
         writer.writeVarint(UInt64(schemaNumber))
-        writeChangeHead(entity: entity, id: id, attributeCount: attributeCount, into: &writer)
+        writer.writeString(entity)
+        writer.writeVarint(id)
+        writer.writeVarint(UInt64(attributeCount))
         try attributes(&writer)
         writeReferences(toOne, into: &writer)
     }
 
     /// Writes one attribute of an insert or update: its name and value.
     static func writeField(_ name: String, _ value: AttributeValue, into writer: inout BinaryWriter) {
+        writer.writeString(name)
+        encode(value, into: &writer)
+    }
+
+    /// Writes one attribute of an insert or update, its name encoded beforehand.
+    static func writeField(_ name: EncodedString, _ value: AttributeValue, into writer: inout BinaryWriter) {
         writer.writeString(name)
         encode(value, into: &writer)
     }
