@@ -31,11 +31,12 @@ import Foundation
 ///
 /// ## Lifetime of models
 ///
-/// A context holds every model it registered (fetched, inserted or saved) until it is released.
-/// Related models refer to each other both ways, so when the context is released it empties the
-/// relationships of its models, and a save empties those of the models it deleted: the models
-/// are then freed once the app lets go of them. Use a model only while its context lives, as
-/// with SwiftData; a model kept longer keeps its attributes but no relationships.
+/// A context holds every model it registered (fetched or saved) until it is released. Related
+/// models refer to each other both ways, so when the context is released it empties the
+/// relationships of those models, and a save empties those of the models it deleted: the models
+/// are then freed once the app lets go of them. Use a stored model only while its context lives,
+/// as with SwiftData; one kept longer keeps its attributes but no relationships. Models inserted
+/// and not saved yet keep theirs.
 ///
 /// ## Topics
 ///
@@ -98,16 +99,16 @@ public final class ModelContext {
 
     var store: Store { container.store }
 
-    /// Lets go of the models' relationships.
+    /// Lets go of the stored models' relationships.
     ///
     /// Related models hold each other strongly, both ways (a trip its items, each item its
     /// trip), so a graph of models would outlive its context as a cycle. Models are only valid
-    /// while their context lives, as in SwiftData: emptying their relationships here frees
-    /// every model that nothing outside holds, and leaves the ones the app still holds with
-    /// their attributes.
+    /// while their context lives, as in SwiftData: emptying the relationships of the stored
+    /// models here frees every one that nothing outside holds, and leaves the ones the app still
+    /// holds with their attributes. Models inserted and not saved keep their relationships: they
+    /// are the app's only copy of them.
     deinit {
         for model in registry.values { releaseRelationships(of: model) }
-        for model in inserted.models { releaseRelationships(of: model) }
     }
 
     /// Empties a model's relationships, without recording a change.

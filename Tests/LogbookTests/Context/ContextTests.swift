@@ -204,4 +204,23 @@ struct ContextTests {
         #expect(trip == nil && item == nil, "the trip and its cascaded item are freed")
         #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 0)
     }
+
+    @Test func unsavedInsertsKeepTheirRelationshipsWhenTheirContextIsReleased() throws {
+        let store = TestStore(.memory)
+        let container = try store.container()
+        let trip = makeTrip("Unsaved")
+        do {
+            let context = ModelContext(container)
+            context.insert(trip)
+            trip.bucketList?.append(makeItem("Tram"))
+        }
+        #expect(trip.bucketList?.map(\.title) == ["Tram"], "the app's only copy is left whole")
+        #expect(trip.bucketList?.first?.trip === trip)
+        let context = ModelContext(container)
+        context.insert(trip)
+        try context.save()
+        let reading = ModelContext(container)
+        let saved = try reading.fetch(FetchDescriptor<Trip>())
+        #expect(saved.first?.bucketList?.map(\.title) == ["Tram"])
+    }
 }
