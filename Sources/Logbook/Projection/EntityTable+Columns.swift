@@ -94,6 +94,9 @@ extension EntityTable {
     /// Adds `target` to a to-many relationship, unless it is there already.
     mutating func appendTarget(_ target: UInt64, _ slot: Int, _ relationship: Int) {
         guard !toMany[relationship][slot].contains(target) else { return }
+        // Room for a few from the first: a to-many relationship usually gets its targets one by
+        // one, and growing an array one element at a time reallocates it at 1, 2 and 4.
+        if toMany[relationship][slot].isEmpty { toMany[relationship][slot].reserveCapacity(4) }
         toMany[relationship][slot].append(target)
     }
 

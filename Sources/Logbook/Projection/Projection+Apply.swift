@@ -196,7 +196,13 @@ extension Projection {
     /// Sets a to-one relationship and keeps its inverse in step.
     mutating func setToOne(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64?) {
         guard let slot = slot(table, id) else { return }
-        let current = tables[table].targets(slot, relationship).first
+        let current: UInt64?
+        if links[table][relationship].isToMany {
+            current = tables[table].targets(slot, relationship).first
+        } else {
+            let stored = tables[table].toOneTarget(slot, relationship)
+            current = stored == 0 ? nil : stored
+        }
         if current == target { return }
         if let old = current { disconnect(table, id, relationship, old) }
         if let target { connect(table, id, relationship, target) }
