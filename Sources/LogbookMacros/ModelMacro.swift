@@ -35,7 +35,10 @@ extension ModelMacro: MemberMacro {
 
         var decls: [DeclSyntax] = [
             "public let _$observationRegistrar = Observation.ObservationRegistrar()",
-            "public var _$storage = Logbook._$ModelStorage()",
+            // Every read of the bookkeeping (is the model stored, which relationships are faults)
+            // went through a dynamic exclusivity check; only Logbook touches it, never while
+            // another access to it is open.
+            "@exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()",
             """
             public static let _$binding = Logbook._$ModelBinding<\(className)>(
                 entityName: \(literal: entityName),

@@ -191,7 +191,7 @@ struct ModelMacroTests {
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    public var _$storage = Logbook._$ModelStorage()
+                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
                     public static let _$binding = Logbook._$ModelBinding<Trip>(
                         entityName: "Trip",
@@ -248,7 +248,7 @@ struct ModelMacroTests {
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    public var _$storage = Logbook._$ModelStorage()
+                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
                     public static let _$binding = Logbook._$ModelBinding<Item>(
                         entityName: "Item",
@@ -290,7 +290,7 @@ struct ModelMacroTests {
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    public var _$storage = Logbook._$ModelStorage()
+                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
                     public static let _$binding = Logbook._$ModelBinding<Settings>(
                         entityName: "Settings",
@@ -333,7 +333,7 @@ struct ModelMacroTests {
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    public var _$storage = Logbook._$ModelStorage()
+                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
                     public static let _$binding = Logbook._$ModelBinding<Tag>(
                         entityName: "Tag",
@@ -371,7 +371,7 @@ struct ModelMacroTests {
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    public var _$storage = Logbook._$ModelStorage()
+                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
                     public static let _$binding = Logbook._$ModelBinding<Swatch>(
                         entityName: "Swatch",
@@ -434,7 +434,7 @@ struct ModelMacroTests {
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    public var _$storage = Logbook._$ModelStorage()
+                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
                     public static let _$binding = Logbook._$ModelBinding<Trip>(
                         entityName: "Trip",
@@ -487,7 +487,7 @@ struct ModelMacroTests {
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    public var _$storage = Logbook._$ModelStorage()
+                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
                     public static let _$binding = Logbook._$ModelBinding<Trip>(
                         entityName: "Trip",
@@ -563,7 +563,7 @@ struct ModelMacroTests {
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    public var _$storage = Logbook._$ModelStorage()
+                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
                     public static let _$binding = Logbook._$ModelBinding<Trip>(
                         entityName: "Trip",
@@ -613,7 +613,7 @@ struct ModelMacroTests {
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    public var _$storage = Logbook._$ModelStorage()
+                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
                     public static let _$binding = Logbook._$ModelBinding<Counter>(
                         entityName: "Counter",
@@ -669,7 +669,7 @@ struct ModelMacroTests {
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    public var _$storage = Logbook._$ModelStorage()
+                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
                     public static let _$binding = Logbook._$ModelBinding<Trip>(
                         entityName: "Trip",
@@ -713,7 +713,7 @@ struct ModelMacroTests {
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    public var _$storage = Logbook._$ModelStorage()
+                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
                     public static let _$binding = Logbook._$ModelBinding<Point>(
                         entityName: "Point",
@@ -761,7 +761,7 @@ struct ModelMacroTests {
 
                     public let _$observationRegistrar = Observation.ObservationRegistrar()
 
-                    public var _$storage = Logbook._$ModelStorage()
+                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
                     public static let _$binding = Logbook._$ModelBinding<Trip>(
                         entityName: "Trip",

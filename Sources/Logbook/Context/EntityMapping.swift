@@ -39,17 +39,20 @@ final class EntityMapping {
     /// reads every value through them, and going through the generic binding instead cost a
     /// metadata lookup and a copy of the property's binding for every value.
     private let accessors: [Accessor]
+    // The caches below are `@exclusivity(unchecked)`: read on every lookup, each access a single
+    // read or write.
+
     /// Property indexes found for key paths, by the key path object: a key path written in a
     /// predicate is usually the same object every time, and comparing key paths is slow. The
     /// key path is kept, so that its identity cannot be taken by another object.
-    private var keyPathIndexes: [ObjectIdentifier: (keyPath: AnyKeyPath, index: Int)] = [:]
+    @exclusivity(unchecked) private var keyPathIndexes: [ObjectIdentifier: (keyPath: AnyKeyPath, index: Int)] = [:]
     /// For each predicate expression type met: how to read its key path and constant, or `nil`
     /// when it is not an equality of a property and a constant.
-    var equalityReaders: [ObjectIdentifier: EqualityReader?] = [:]
+    @exclusivity(unchecked) var equalityReaders: [ObjectIdentifier: EqualityReader?] = [:]
     /// The expression type met last, and its reader.
-    var lastEqualityReader: (type: ObjectIdentifier, reader: EqualityReader?)?
+    @exclusivity(unchecked) var lastEqualityReader: (type: ObjectIdentifier, reader: EqualityReader?)?
     /// The key path met last, and its property index.
-    private var lastKeyPath: (keyPath: AnyKeyPath, index: Int)?
+    @exclusivity(unchecked) private var lastKeyPath: (keyPath: AnyKeyPath, index: Int)?
 
     private enum Accessor {
         case attribute(read: (any PersistentModel) throws -> AttributeValue)

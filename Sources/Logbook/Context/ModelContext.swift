@@ -69,27 +69,33 @@ public final class ModelContext {
     /// The container whose store the context reads and writes.
     public let container: ModelContainer
 
+    // The context's own state is `@exclusivity(unchecked)`: it is read and changed on every
+    // model operation, a dynamic exclusivity check cost more than most of those accesses, and no
+    // access to one of these properties is ever open while another to the same property starts
+    // (each is a single read, or one mutation that calls out only to models). The test suite
+    // ran with the checks on before they were turned off here.
+
     /// Whether the context saves by itself after changes; see "Autosave" above.
-    public var autosaveEnabled = false
+    @exclusivity(unchecked) public var autosaveEnabled = false
 
     /// One object per persisted model, by identifier number: the store hands numbers out from
     /// one counter for every entity, so a number names one object. Read it through
     /// ``registered(_:)`` when the entity is not known from the model type already.
-    var registry = ModelRegistry()
+    @exclusivity(unchecked) var registry = ModelRegistry()
     /// Models inserted since the last save, in insertion order.
-    var inserted = InsertedModels()
+    @exclusivity(unchecked) var inserted = InsertedModels()
     /// Models marked for deletion since the last save.
-    var deleted: [ObjectIdentifier: any PersistentModel] = [:]
+    @exclusivity(unchecked) var deleted: [ObjectIdentifier: any PersistentModel] = [:]
     /// Persisted models with unsaved changes.
-    var dirty: [ObjectIdentifier: any PersistentModel] = [:]
+    @exclusivity(unchecked) var dirty: [ObjectIdentifier: any PersistentModel] = [:]
     /// The store generation the registered objects reflect.
     var seenGeneration: UInt64
     /// The mapping of each model type used so far, by the type's identity: a schema has a
     /// handful of entities, and comparing a few words costs less than hashing on every call.
-    private var mappings: [(type: ObjectIdentifier, mapping: EntityMapping)] = []
-    private var autosaveScheduled = false
+    @exclusivity(unchecked) private var mappings: [(type: ObjectIdentifier, mapping: EntityMapping)] = []
+    @exclusivity(unchecked) private var autosaveScheduled = false
     /// Whether this is the container's main context, the only one that autosaves.
-    var isMainContext = false
+    @exclusivity(unchecked) var isMainContext = false
 
     /// Creates a context for a container.
     public init(_ container: ModelContainer) {

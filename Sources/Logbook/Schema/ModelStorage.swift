@@ -18,6 +18,7 @@
 /// private static func _$property_name() -> _$PropertyBinding<Trip>  // the property's schema and accessors
 ///
 /// public let _$observationRegistrar: ObservationRegistrar  // Observation, as @Observable does it
+/// @exclusivity(unchecked)                                  // see "What the context layer calls"
 /// public var _$storage: _$ModelStorage                     // this struct
 /// public static let _$binding: _$ModelBinding<Trip>        // every property's binding, in order
 /// public init(_$storage:values:) throws                    // materialises without the user's init
@@ -35,6 +36,12 @@
 /// ## What the context layer calls
 ///
 /// All of it is `internal` to the Logbook module.
+///
+/// The model's `_$storage` is declared `@exclusivity(unchecked)`: the context reads it on every
+/// operation (is the model stored, inserted, which relationships are faults), and a dynamic
+/// exclusivity check on each read cost more than the read. Nothing in Logbook accesses it while
+/// another access to it is open: every access is a single read or a single `inout` step
+/// (`inPlace`) that does not reach the same model's storage again.
 ///
 /// - Creating storage for a model it materialises: `_$ModelStorage(identifier:observer:faulted:)`.
 /// - Identity: ``persistentIdentifier``. `nil` until someone asks; then
