@@ -32,7 +32,7 @@ extension ModelContext {
         var assigned = 0
         let commit: Store.Commit
         do {
-            commit = try store.commit { projection, nextIdentifier, schemaNumber in
+            commit = try store.commit { projection, nextIdentifier, schemaNumber, batch in
                 for (position, model) in inserts.enumerated() {
                     let permanent = PersistentIdentifier(
                         entityName: mapping(of: model).entityName,
@@ -45,7 +45,8 @@ extension ModelContext {
                     nextIdentifier += 1
                     assigned += 1
                 }
-                return try prepareBatch(
+                try prepareBatch(
+                    &batch,
                     inserts: inserts,
                     changes: changes,
                     deletions: deletions,
@@ -64,13 +65,13 @@ extension ModelContext {
     /// store or inserted before it in the batch; the references to later ones, and every
     /// to-many link, follow once all the objects exist. Then changes, then deletes.
     private func prepareBatch(
+        _ batch: inout Store.PreparedBatch,
         inserts: [any PersistentModel],
         changes: [any PersistentModel],
         deletions: [ObjectIdentifier: any PersistentModel],
         schemaNumber: UInt32,
         _ projection: Projection
-    ) throws -> Store.PreparedBatch {
-        var batch = Store.PreparedBatch()
+    ) throws {
         batch.insertRanges.reserveCapacity(inserts.count)
         batch.insertIdentifiers.reserveCapacity(inserts.count)
         for model in inserts {
@@ -83,7 +84,6 @@ extension ModelContext {
             guard let id = model.storedIdentifier else { continue }
             batch.events.append(.delete(entity: type(of: model).entityName, id: id))
         }
-        return batch
     }
 
     /// Gives inserted models back the identifiers they had before a failed commit: none, or

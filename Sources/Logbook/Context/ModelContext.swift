@@ -245,7 +245,9 @@ public final class ModelContext {
 
     /// Inserts a model reached through a relationship, unless the context already knows it.
     func insertIfNew(_ model: any PersistentModel) {
-        if model.storedIdentifier != nil || inserted.contains(model) { return }
+        // A stored model is left alone (reaching it does not cancel its deletion); `insert`
+        // checks whether it is inserted already.
+        if model.storedIdentifier != nil { return }
         func open<T: PersistentModel>(_ model: T) { insert(model) }
         open(model)
     }

@@ -6,9 +6,10 @@
 /// object with two array reads, where a hash table hashed every key and scattered neighbours.
 /// A page exists only once one of its numbers is registered, so a context that touches a few
 /// objects of a large store stays small: a page of 64 numbers takes 1 KiB, so even a context
-/// whose objects are all far apart pays less per object than the object itself costs. The page table grows only as far as the pages in use
-/// justify; a number far beyond them (the first lookups of a fresh context in a large store, or
-/// a damaged log) goes to a dictionary until the pages reach it.
+/// whose objects are all far apart pays less per object than the object itself costs. The page
+/// table grows only as far as the pages in use justify; a number far beyond them (the first
+/// lookups of a fresh context in a large store, or a damaged log) goes to a dictionary until the
+/// pages reach it.
 struct ModelRegistry {
     private static let pageShift = 6
     private static let pageSize = 1 << pageShift

@@ -211,11 +211,13 @@ final class Store: Sendable {
         state.withLock { $0.projection.matches(table: table, attribute: attribute, value: value) }
     }
 
-    /// A batch as a save builds it: inserts already encoded, the other events after them.
+    /// A batch as a save builds it: the inserts encoded straight into the batch's payload, the
+    /// other events after them.
     struct PreparedBatch {
-        /// The encoded inserts, in order; the payload of the batch they begin.
-        var inserts = BatchPayload(capacity: 64 << 10)
-        /// Where each insert's bytes are in `inserts`.
+        /// The batch's payload: the schema record when the batch begins a schema, then the
+        /// inserts; the other events are encoded after them when the batch is appended.
+        var payload = BatchPayload(capacity: 64 << 10)
+        /// Where each insert's bytes are in `payload`.
         var insertRanges: [Range<Int>] = []
         /// Each insert's identifier.
         var insertIdentifiers: [UInt64] = []
@@ -226,7 +228,7 @@ final class Store: Sendable {
 
         /// Appends the insert that `encode` writes.
         mutating func appendInsert(id: UInt64, _ encode: (inout BinaryWriter) throws -> Void) rethrows {
-            insertRanges.append(try inserts.appendEvent(encode))
+            insertRanges.append(try payload.appendEvent(encode))
             insertIdentifiers.append(id)
         }
     }
@@ -234,20 +236,22 @@ final class Store: Sendable {
     /// Builds a batch against the projection, appends it and applies it.
     ///
     /// `build` reads the projection, allocates identifiers from the counter it is given and
-    /// encodes its inserts with the schema number it is given; it returns the batch. Nothing is
-    /// kept when `build` or the append throws.
+    /// encodes its inserts into the batch with the schema number it is given. Nothing is kept
+    /// when `build` or the append throws.
     ///
     /// The projection is passed by value and must not outlive `build`: a copy still alive when
     /// the events are applied would make every save copy every table.
-    func commit(_ build: (Projection, inout UInt64, _ schemaNumber: UInt32) throws -> PreparedBatch) throws -> Commit {
+    func commit(
+        _ build: (Projection, inout UInt64, _ schemaNumber: UInt32, inout PreparedBatch) throws -> Void
+    ) throws -> Commit {
         guard allowsSave else {
             throw LogbookError(.saveNotAllowed, "this container's configuration does not allow saving", path: location)
         }
         return try state.withLock { state throws -> Commit in
             var nextIdentifier = state.projection.nextIdentifier
             let schemaNumber = state.currentSchemaNumber ?? state.lastSchemaNumber + 1
-            let batch = try build(state.projection, &nextIdentifier, schemaNumber)
-            guard !batch.isEmpty else { return Commit(survivors: [:], sequences: nil, generation: state.generation) }
+            var batch = PreparedBatch()
+            // The schema record, when the batch begins a schema, goes first.
             var schemaRecord: EventEnvelope?
             if state.currentSchemaNumber == nil {
                 let record = Event.SchemaRecord(
@@ -256,26 +260,27 @@ final class Store: Sendable {
                     fingerprint: fingerprint,
                     schema: schema
                 )
-                schemaRecord = EventEnvelope(schemaNumber: schemaNumber, event: .schema(record))
+                let envelope = EventEnvelope(schemaNumber: schemaNumber, event: .schema(record))
+                batch.payload.appendEvent { EventCodec.encode(envelope, into: &$0) }
+                schemaRecord = envelope
             }
+            try build(state.projection, &nextIdentifier, schemaNumber, &batch)
+            guard !batch.isEmpty else { return Commit(survivors: [:], sequences: nil, generation: state.generation) }
             var sequences: ClosedRange<UInt64>?
             switch sink {
             case .log(let log):
-                // The schema record, when there is one, goes first.
-                var payload = BatchPayload(capacity: batch.inserts.bytes.count + batch.events.count * 96 + 64)
-                if let schemaRecord { payload.appendEvent { EventCodec.encode(schemaRecord, into: &$0) } }
-                payload.appendEncoded(batch.inserts)
+                // After the inserts, whose ranges stay where they are.
                 for event in batch.events {
-                    payload.appendEvent {
+                    batch.payload.appendEvent {
                         EventCodec.encode(EventEnvelope(schemaNumber: schemaNumber, event: event), into: &$0)
                     }
                 }
-                sequences = try log.append(payload)
+                sequences = try log.append(batch.payload)
             case .memory: break
             case .capture:
                 if let schemaRecord { state.captured.append(schemaRecord) }
                 for range in batch.insertRanges {
-                    state.captured.append(try EventCodec.decode(batch.inserts.bytes[range]))
+                    state.captured.append(try EventCodec.decode(batch.payload.bytes[range]))
                 }
                 for event in batch.events {
                     state.captured.append(EventEnvelope(schemaNumber: schemaNumber, event: event))
@@ -285,7 +290,7 @@ final class Store: Sendable {
             state.lastSchemaNumber = max(state.lastSchemaNumber, schemaNumber)
             // Only the inserts an upsert folded into another object are listed.
             var survivors: [UInt64: UInt64] = [:]
-            try batch.inserts.bytes.withUnsafeBytes { payload in
+            try batch.payload.bytes.withUnsafeBytes { payload in
                 for (range, id) in zip(batch.insertRanges, batch.insertIdentifiers) {
                     let bytes = UnsafeRawBufferPointer(rebasing: payload[range])
                     if let survivor = state.projection.applyInsertKeepingSurvivor(bytes) {

@@ -25,12 +25,6 @@ package struct BatchPayload {
 
     package var isEmpty: Bool { eventCount == 0 }
 
-    /// Appends the events of another payload, in order.
-    package mutating func appendEncoded(_ other: BatchPayload) {
-        writer.writeBytes(other.bytes)
-        eventCount += other.eventCount
-    }
-
     /// Appends an event already encoded.
     package mutating func append(_ event: [UInt8]) {
         writer.writeLengthPrefixed(event)

@@ -124,12 +124,7 @@ extension RelationshipShape where Value == Target? {
         RelationshipShape(
             isToMany: false,
             isOptional: true,
-            // `guard let` rather than `Optional.map`: this code is not specialised, and the
-            // generic `map` looked up the metadata of `Target?` on every call.
-            models: { value in
-                guard let value else { return [] }
-                return [value]
-            },
+            models: { existentials($0) },
             value: { models in
                 precondition(models.count <= 1, "A to-one relationship holds at most one model")
                 guard let model = models.first else { return nil }
@@ -173,6 +168,15 @@ func existentials<Target: PersistentModel>(_ models: [Target]) -> [any Persisten
     erased.reserveCapacity(models.count)
     for model in models { erased.append(model) }
     return erased
+}
+
+/// A to-one relationship's model, if any, as an array of existentials. `guard let` rather than
+/// `Optional.map`: in code that is not specialised, the generic `map` looked up the metadata of
+/// `Target?` on every call.
+@inline(__always)
+func existentials<Target: PersistentModel>(_ model: Target?) -> [any PersistentModel] {
+    guard let model else { return [] }
+    return [model]
 }
 
 /// A related model as the target type.

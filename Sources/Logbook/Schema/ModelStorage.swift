@@ -171,7 +171,7 @@ extension _$ModelStorage {
         to newValue: Target?
     ) {
         recordChange(model, index)
-        relationshipDidChange(model, index, from: erased(oldValue), to: erased(newValue))
+        relationshipDidChange(model, index, from: existentials(oldValue), to: existentials(newValue))
     }
 
     /// Not API: records that a to-many relationship was set. Called by generated setters.
@@ -195,12 +195,6 @@ extension _$ModelStorage {
     ) {
         recordChange(model, index)
         relationshipDidChange(model, index, from: existentials(oldValue ?? []), to: existentials(newValue ?? []))
-    }
-
-    @inline(__always)
-    private static func erased<Target: PersistentModel>(_ model: Target?) -> [any PersistentModel] {
-        guard let model else { return [] }
-        return [model]
     }
 
     private static func recordChange<Model: PersistentModel>(_ model: Model, _ index: Int) {
