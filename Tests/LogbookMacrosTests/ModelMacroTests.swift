@@ -189,7 +189,7 @@ struct ModelMacroTests {
                         self.startDate = startDate
                     }
 
-                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
@@ -246,7 +246,7 @@ struct ModelMacroTests {
                     func touch() {}
                     init(title: String) { self.title = title }
 
-                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
@@ -288,7 +288,7 @@ struct ModelMacroTests {
                     @_LogbookPersistedProperty(1)
                     var owner: Person?
 
-                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
@@ -331,7 +331,7 @@ struct ModelMacroTests {
                     @_LogbookPersistedProperty(0)
                     var name: Optional<String>
 
-                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
@@ -369,7 +369,7 @@ struct ModelMacroTests {
                     @_LogbookPersistedProperty(0) var color: Color
                     init(color: Color) { self.color = color }
 
-                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
@@ -432,7 +432,7 @@ struct ModelMacroTests {
                     @_LogbookPersistedProperty(0)
                     var name: String = ""
 
-                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
@@ -485,7 +485,7 @@ struct ModelMacroTests {
             expandedSource: #"""
                 class Trip {
 
-                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
@@ -561,7 +561,7 @@ struct ModelMacroTests {
                     let name: String
                     init(name: String) { self.name = name }
 
-                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
@@ -611,7 +611,7 @@ struct ModelMacroTests {
                 final class Counter {
                     var count = 0
 
-                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
@@ -667,7 +667,7 @@ struct ModelMacroTests {
                         didSet { print(name) }
                     }
 
-                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
@@ -711,7 +711,7 @@ struct ModelMacroTests {
                 final class Point {
                     var x: Int = 0, y: Int = 0
 
-                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
@@ -759,7 +759,7 @@ struct ModelMacroTests {
                     var note: String = ""
                     #endif
 
-                    public let _$observationRegistrar = Observation.ObservationRegistrar()
+                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 

@@ -17,7 +17,8 @@
 /// private var _name: String                           // the value, typed: reads cost a field load
 /// private static func _$property_name() -> _$PropertyBinding<Trip>  // the property's schema and accessors
 ///
-/// public let _$observationRegistrar: ObservationRegistrar  // Observation, as @Observable does it
+/// @exclusivity(unchecked)                                  // made on the first read of a property:
+/// public var _$observationRegistrar: _$ModelObservationRegistrar  // see that type
 /// @exclusivity(unchecked)                                  // see "What the context layer calls"
 /// public var _$storage: _$ModelStorage                     // this struct
 /// public static let _$binding: _$ModelBinding<Trip>        // every property's binding, in order

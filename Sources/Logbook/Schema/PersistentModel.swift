@@ -32,8 +32,9 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     /// Not API: the model's bookkeeping. See ``_$ModelStorage``.
     var _$storage: _$ModelStorage { get set }
 
-    /// Not API: the registrar that makes the model observable.
-    var _$observationRegistrar: ObservationRegistrar { get }
+    /// Not API: the registrar that makes the model observable, made on first use. See
+    /// ``_$ModelObservationRegistrar``.
+    var _$observationRegistrar: _$ModelObservationRegistrar { get }
 
     /// Not API: how Logbook reads and writes the model's persisted properties.
     static var _$binding: _$ModelBinding<Self> { get }

@@ -105,6 +105,72 @@ struct ChangeTrackingTests {
         trip.name = "Madrid"
         #expect(changed.isSet)
     }
+
+    @Test func aModelWhosePropertiesAreOnlySetMakesNoRegistrar() {
+        let trip = makeTrip()
+        trip.name = "Porto"
+        trip.bucketList = [BucketListItem(title: "Tram 28", details: "", hasReservation: false, isInPlan: true)]
+        #expect(!trip._$observationRegistrar.isCreated)
+        #expect(trip.hasChanges)
+
+        _ = trip.destination
+        #expect(trip._$observationRegistrar.isCreated)
+    }
+
+    @Test func everyObserverOfAModelFirstObservedLateIsTold() {
+        let trip = makeTrip()
+        trip.name = "Porto"  // before any registrar: nobody to tell
+        let first = Flag()
+        let second = Flag()
+        withObservationTracking { _ = trip.name } onChange: { first.set() }
+        withObservationTracking { _ = trip.destination } onChange: { second.set() }
+        trip.name = "Faro"
+        #expect(first.isSet)
+        #expect(!second.isSet)
+        trip.destination = "Algarve"
+        #expect(second.isSet)
+    }
+
+    @Test func anObserverMayReadTheModelWhileItChanges() {
+        let trip = makeTrip()
+        // The callback runs synchronously on this thread, inside the mutation (willSet).
+        nonisolated(unsafe) let observed = trip
+        let seen = Flag()
+        withObservationTracking { _ = trip.name } onChange: {
+            // Reading the model again from inside its mutation must be safe.
+            if !observed.destination.isEmpty { seen.set() }
+        }
+        trip.name = "Faro"
+        #expect(seen.isSet)
+        #expect(trip.name == "Faro")
+    }
+
+    @Test func fetchedModelsMakeTheirRegistrarOnlyWhenRead() throws {
+        let container = try ModelContainer(
+            for: Trip.self,
+            configurations: ModelConfiguration(isStoredInMemoryOnly: true)
+        )
+        let writer = ModelContext(container)
+        let trip = makeTrip()
+        writer.insert(trip)
+        trip.bucketList?.append(BucketListItem(title: "Tram 28", details: "", hasReservation: false, isInPlan: true))
+        try writer.save()
+
+        let reader = ModelContext(container)
+        let fetched = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        #expect(!fetched._$observationRegistrar.isCreated)
+        let item = try #require(fetched.bucketList?.first)
+        #expect(fetched._$observationRegistrar.isCreated)
+        #expect(!item._$observationRegistrar.isCreated)
+
+        let changed = Flag()
+        withObservationTracking { _ = item.title } onChange: { changed.set() }
+        reader.rollback()
+        #expect(!changed.isSet)
+        item.title = "Elevador de Santa Justa"
+        #expect(changed.isSet)
+        #expect(item.title == "Elevador de Santa Justa")
+    }
 }
 
 /// A flag that an observation callback may set from any thread.

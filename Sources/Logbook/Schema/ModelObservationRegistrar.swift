@@ -1,0 +1,59 @@
+import Observation
+
+/// Not API: the observation registrar `@Model` gives every model, made on the first read of a
+/// persisted property instead of with the object.
+///
+/// Foundation's `ObservationRegistrar` allocates two objects and a lock when it is created,
+/// about 130 bytes and two `malloc`s per model, and frees them with the model. Most models a
+/// store makes or saves are never observed: the items an app appends to a trip's bucket list
+/// and saves, the related models a fetch loads but nobody reads. This wrapper holds no
+/// registrar until a getter reports an access, and so those models never pay for one.
+///
+/// It is exact, not an approximation of Observation: an observer of a model's property can only
+/// be installed by `withObservationTracking` (or `Observations`) seeing that property's getter
+/// call ``access(_:keyPath:)``, which creates the registrar first. A model without a registrar
+/// therefore has no observer, and a mutation of it has nobody to tell:
+/// ``withMutation(of:keyPath:_:)`` then runs the mutation alone.
+///
+/// The generated property is `@exclusivity(unchecked)`: ``access(_:keyPath:)`` is its only
+/// mutation, a single step that calls nothing that could reach the same model's registrar (the
+/// wrapped `access` only records the key path in the current tracking scope).
+public struct _$ModelObservationRegistrar: Sendable {
+    /// The registrar, once a getter has reported an access.
+    private var registrar: ObservationRegistrar?
+
+    /// Not API: a registrar that has not been needed yet.
+    public init() {}
+
+    /// Whether the wrapped registrar exists: whether any persisted property was ever read.
+    var isCreated: Bool { registrar != nil }
+
+    /// Not API: reports a read of a property, creating the registrar on the first one. Called
+    /// by generated getters.
+    public mutating func access<Subject: Observable, Member>(
+        _ subject: Subject,
+        keyPath: KeyPath<Subject, Member>
+    ) {
+        if let registrar {
+            registrar.access(subject, keyPath: keyPath)
+        } else {
+            let created = ObservationRegistrar()
+            registrar = created
+            created.access(subject, keyPath: keyPath)
+        }
+    }
+
+    /// Not API: runs a mutation of a property, telling its observers, if the model has any.
+    /// Called by generated setters and by Logbook's observed writes.
+    ///
+    /// Non-mutating on purpose: observers run inside the wrapped `withMutation` and may read the
+    /// model again, which reaches ``access(_:keyPath:)``.
+    public func withMutation<Subject: Observable, Member, Result>(
+        of subject: Subject,
+        keyPath: KeyPath<Subject, Member>,
+        _ mutation: () throws -> Result
+    ) rethrows -> Result {
+        guard let registrar else { return try mutation() }
+        return try registrar.withMutation(of: subject, keyPath: keyPath, mutation)
+    }
+}
