@@ -122,8 +122,16 @@ struct ChangeTrackingTests {
         trip.name = "Porto"  // before any registrar: nobody to tell
         let first = Flag()
         let second = Flag()
-        withObservationTracking { _ = trip.name } onChange: { first.set() }
-        withObservationTracking { _ = trip.destination } onChange: { second.set() }
+        withObservationTracking {
+            _ = trip.name
+        } onChange: {
+            first.set()
+        }
+        withObservationTracking {
+            _ = trip.destination
+        } onChange: {
+            second.set()
+        }
         trip.name = "Faro"
         #expect(first.isSet)
         #expect(!second.isSet)
@@ -136,7 +144,9 @@ struct ChangeTrackingTests {
         // The callback runs synchronously on this thread, inside the mutation (willSet).
         nonisolated(unsafe) let observed = trip
         let seen = Flag()
-        withObservationTracking { _ = trip.name } onChange: {
+        withObservationTracking {
+            _ = trip.name
+        } onChange: {
             // Reading the model again from inside its mutation must be safe.
             if !observed.destination.isEmpty { seen.set() }
         }
@@ -164,7 +174,11 @@ struct ChangeTrackingTests {
         #expect(!item._$observationRegistrar.isCreated)
 
         let changed = Flag()
-        withObservationTracking { _ = item.title } onChange: { changed.set() }
+        withObservationTracking {
+            _ = item.title
+        } onChange: {
+            changed.set()
+        }
         reader.rollback()
         #expect(!changed.isSet)
         item.title = "Elevador de Santa Justa"
