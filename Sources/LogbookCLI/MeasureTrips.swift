@@ -23,7 +23,18 @@ extension LogbookCommand {
         @Option(help: "Measure this existing store of SampleTrips-N at version 3 instead of writing one.")
         var store: String?
 
+        @Flag(help: "Measure only the memory per object: of the projection, of models, of models once read.")
+        var memory = false
+
+        func validate() throws {
+            if memory && store == nil { throw ValidationError("--memory measures an existing store: give --store") }
+        }
+
         func run() throws {
+            if memory, let store {
+                try Self.measureMemory(store: URL(fileURLWithPath: store))
+                return
+            }
             let url =
                 store.map { URL(fileURLWithPath: $0) }
                 ?? URL(fileURLWithPath: scratch).appendingPathComponent("trips-\(UUID().uuidString).store")
@@ -61,6 +72,41 @@ extension LogbookCommand {
             let found = try Self.lookUp(in: context, trips: trips)
             print("lookups, every trip registered: \(Date().timeIntervalSince(start)) s for 100000 (\(found) found)")
             print(processStatus("VmHWM").first ?? "")
+        }
+
+        /// The resident memory each stage adds, per object: opening the store (the projection),
+        /// fetching every object of every entity without reading it (the models), and reading one
+        /// attribute of each (which gives each model its observation registrar).
+        static func measureMemory(store: URL) throws {
+            let before = residentBytes()
+            let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: store))
+            let opened = residentBytes()
+            let context = ModelContext(container)
+            let trips = try context.fetch(FetchDescriptor<Trip>())
+            let items = try context.fetch(FetchDescriptor<BucketListItem>())
+            let stays = try context.fetch(FetchDescriptor<LivingAccommodation>())
+            let fetched = residentBytes()
+            var characters = 0
+            for trip in trips { characters += trip.name.utf8.count }
+            for item in items { characters += item.title.utf8.count }
+            for stay in stays { characters += stay.address.utf8.count }
+            let read = residentBytes()
+            let objects = trips.count + items.count + stays.count
+            func perObject(_ bytes: Int) -> String { "\(bytes / max(objects, 1)) bytes per object" }
+            print("objects: \(objects) (\(trips.count) trips, \(items.count) items, \(stays.count) accommodations)")
+            print("open (projection): \(perObject(opened - before))")
+            print("fetch every object, unread (models): \(perObject(fetched - opened))")
+            print("read one attribute of each (observation registrars): \(perObject(read - fetched))")
+            print("in all: \(perObject(read - before)); \(characters) characters read")
+            withExtendedLifetime((container, context)) {}
+        }
+
+        /// The process's resident set, in bytes.
+        private static func residentBytes() -> Int {
+            guard let line = processStatus("VmRSS").first,
+                let kilobytes = Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "")
+            else { return 0 }
+            return kilobytes * 1024
         }
 
         /// The part of ``lookUp(in:trips:)`` that happens before the fetch: the name, the
