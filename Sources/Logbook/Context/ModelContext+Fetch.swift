@@ -154,9 +154,10 @@ extension ModelContext {
             let table = store.read { $0.projection.tables[mapping.table] }
             let objects = table.identifiersInOrder()
             models.reserveCapacity(objects.count)
+            var values: [AttributeValue] = []
             try withUnsafePointer(to: table) { table in
                 for (id, slot) in objects {
-                    models.append(try materialize(T.self, id, slot: slot, of: table, mapping: mapping))
+                    models.append(try materialize(T.self, id, slot: slot, of: table, mapping: mapping, values: &values))
                 }
             }
         }
@@ -196,36 +197,63 @@ extension ModelContext {
         relationship: Int
     ) -> [any PersistentModel] {
         let targetMapping = mapping(for: Target.self)
-        // Under the lock, the stored values of the targets not registered yet; the models are
-        // made outside it.
-        let found = store.read { state -> [(UInt64, [AttributeValue]?)] in
-            state.projection.targets(table, id, relationship).compactMap { target in
-                guard let targetSlot = state.projection.slot(targetMapping.table, target) else { return nil }
-                if self.registry[target] != nil { return (target, nil) }
-                let values = state.projection.withTable(targetMapping.table) {
-                    Self.propertyValues(targetSlot, of: $0, mapping: targetMapping)
+        let width = targetMapping.slots.count
+        // Under the lock, the live targets, and the stored values of those not registered yet,
+        // one after the other in a single array (`offset` is where a target's begin, or -1); the
+        // models are made outside it, from one buffer refilled for each.
+        let (found, stored) = store.read { state -> ([(id: UInt64, offset: Int)], [AttributeValue]) in
+            let targets = state.projection.targets(table, id, relationship)
+            var found: [(id: UInt64, offset: Int)] = []
+            found.reserveCapacity(targets.count)
+            var stored: [AttributeValue] = []
+            for target in targets {
+                guard let slot = state.projection.slot(targetMapping.table, target) else { continue }
+                if self.registry[target] != nil {
+                    found.append((target, -1))
+                    continue
                 }
-                return (target, values)
+                if stored.isEmpty { stored.reserveCapacity(width * targets.count) }
+                found.append((target, stored.count))
+                state.projection.withTable(targetMapping.table) { table in
+                    Self.appendPropertyValues(&stored, slot, of: table, mapping: targetMapping)
+                }
+            }
+            return (found, stored)
+        }
+        var values = [AttributeValue].filled(with: .null, count: stored.isEmpty ? 0 : width)
+        var models: [any PersistentModel] = []
+        models.reserveCapacity(found.count)
+        for target in found {
+            if let registered = registered(target.id, as: Target.self) {
+                models.append(registered)
+                continue
+            }
+            guard target.offset >= 0 else { continue }
+            for property in 0..<width { values[property] = stored[target.offset + property] }
+            if let model = try? make(Target.self, target.id, values: values, mapping: targetMapping) {
+                models.append(model)
             }
         }
-        return found.compactMap { target, values in
-            if let registered = registered(target, as: Target.self) { return registered }
-            guard let values else { return nil }
-            return try? make(Target.self, target, values: values, mapping: targetMapping)
-        }
+        return models
     }
 
     /// The registered object of a stored model, or one made from its slot of `table`, a copy of
     /// the model's table.
+    ///
+    /// - Parameter values: A buffer for the stored values, reused from one object to the next
+    ///   by a caller that makes many: the initializer lets go of it, so refilling it costs no
+    ///   allocation (an array per object was a tenth of making a model).
     private func materialize<T: PersistentModel>(
         _ type: T.Type,
         _ id: UInt64,
         slot: Int,
         of table: UnsafePointer<EntityTable>,
-        mapping: EntityMapping
+        mapping: EntityMapping,
+        values: inout [AttributeValue]
     ) throws -> T {
         if let registered = registered(id, as: T.self) { return registered }
-        return try make(T.self, id, values: Self.propertyValues(slot, of: table, mapping: mapping), mapping: mapping)
+        Self.fillPropertyValues(&values, slot, of: table, mapping: mapping)
+        return try make(T.self, id, values: values, mapping: mapping)
     }
 
     /// The stored attribute values of the object in `slot`, by property index (`null` for
@@ -242,6 +270,40 @@ extension ModelContext {
             if case .attribute(let attribute) = place { values[property] = table.pointee.columns[attribute][slot] }
         }
         return values
+    }
+
+    /// Puts the stored attribute values of the object in `slot` into `values`, by property index
+    /// (`null` for relationships), reusing its storage.
+    @inline(__always)
+    private static func fillPropertyValues(
+        _ values: inout [AttributeValue],
+        _ slot: Int,
+        of table: UnsafePointer<EntityTable>,
+        mapping: EntityMapping
+    ) {
+        // Relationships stay `null`: only attributes are ever written below.
+        if values.count != mapping.slots.count { values = .filled(with: .null, count: mapping.slots.count) }
+        for (property, place) in mapping.slots.enumerated() {
+            if case .attribute(let attribute) = place { values[property] = table.pointee.columns[attribute][slot] }
+        }
+    }
+
+    /// Appends the stored attribute values of the object in `slot` to `values`, by property
+    /// index (`null` for relationships).
+    @inline(__always)
+    private static func appendPropertyValues(
+        _ values: inout [AttributeValue],
+        _ slot: Int,
+        of table: UnsafePointer<EntityTable>,
+        mapping: EntityMapping
+    ) {
+        for place in mapping.slots {
+            if case .attribute(let attribute) = place {
+                values.append(table.pointee.columns[attribute][slot])
+            } else {
+                values.append(.null)
+            }
+        }
     }
 
     /// Makes and registers the model of a stored object from its attribute values.

@@ -34,6 +34,35 @@ struct ContextTests {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aRelationshipLoadedAfterSomeOfItsModelsKeepsThoseObjectsAndMakesTheRest(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        do {
+            let context = ModelContext(try store.container())
+            let trip = makeTrip("Porto")
+            context.insert(trip)
+            for title in ["Ribeira", "Livraria Lello", "Serralves", "Foz", "Bolhão"] {
+                trip.bucketList?.append(makeItem(title))
+            }
+            try context.save()
+        }
+        let context = try store.reopenedContext()
+        // Equalities, answered from an index: only the matches are made into objects.
+        let fetched =
+            try context.fetch(FetchDescriptor<BucketListItem>(predicate: #Predicate { $0.title == "Serralves" }))
+            + context.fetch(FetchDescriptor<BucketListItem>(predicate: #Predicate { $0.title == "Foz" }))
+        #expect(fetched.count == 2)
+        let trip = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+        let items = try #require(trip.bucketList)
+        #expect(items.map(\.title).sorted() == ["Bolhão", "Foz", "Livraria Lello", "Ribeira", "Serralves"])
+        for model in fetched {
+            #expect(items.filter { $0 === model }.count == 1, "\(model.title) is the object fetched before")
+        }
+        #expect(Set(items.map(ObjectIdentifier.init)).count == 5)
+        #expect(items.allSatisfy { $0.trip === trip })
+        #expect(items.allSatisfy { $0.details == "details of \($0.title)" && $0.isInPlan })
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func settingOneSideSetsTheInverseBeforeAnySave(kind: StoreKind) throws {
         let store = TestStore(kind)
         do {
