@@ -264,11 +264,8 @@ extension ModelContext {
         of table: UnsafePointer<EntityTable>,
         mapping: EntityMapping
     ) -> [AttributeValue] {
-        var values = [AttributeValue].filled(with: .null, count: mapping.slots.count)
-        for (property, place) in mapping.slots.enumerated() {
-            // The column through `pointee`'s stored property: a method call on it copies the table.
-            if case .attribute(let attribute) = place { values[property] = table.pointee.columns[attribute][slot] }
-        }
+        var values: [AttributeValue] = []
+        fillPropertyValues(&values, slot, of: table, mapping: mapping)
         return values
     }
 
@@ -284,6 +281,7 @@ extension ModelContext {
         // Relationships stay `null`: only attributes are ever written below.
         if values.count != mapping.slots.count { values = .filled(with: .null, count: mapping.slots.count) }
         for (property, place) in mapping.slots.enumerated() {
+            // The column through `pointee`'s stored property: a method call on it copies the table.
             if case .attribute(let attribute) = place { values[property] = table.pointee.columns[attribute][slot] }
         }
     }
