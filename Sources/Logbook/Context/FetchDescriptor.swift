@@ -26,7 +26,9 @@ import Foundation
 /// - ``includePendingChanges``
 public struct FetchDescriptor<T: PersistentModel> {
     /// Which models to fetch; `nil` fetches every model of the type.
-    public var predicate: Predicate<T>?
+    public var predicate: Predicate<T>? {
+        didSet { _expression = predicate?.expression }
+    }
     /// The order of the results; models that compare equal keep their identifier order.
     public var sortBy: [SortDescriptor<T>]
     /// The most models to return, after ``fetchOffset``; `nil` for no limit.
@@ -40,14 +42,26 @@ public struct FetchDescriptor<T: PersistentModel> {
     /// are evaluated on the objects, unsaved values included.
     public var includePendingChanges = true
 
+    /// ``predicate``'s expression, kept apart so that a fetch reads it without copying the
+    /// `Predicate<T>`, whose copy asks the runtime for its variadic generic metadata.
+    @usableFromInline
+    var _expression: (any StandardPredicateExpression<Bool>)?
+
     /// Creates a descriptor.
     ///
     /// - Parameters:
     ///   - predicate: Which models to fetch; `nil` fetches every model of the type.
     ///   - sortBy: The order of the results.
     @inlinable
-    public init(predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {
-        self.predicate = predicate
+    public init(predicate: consuming Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {
+        switch consume predicate {
+        case .some(let predicate):
+            _expression = predicate.expression
+            self.predicate = predicate
+        case .none:
+            _expression = nil
+            self.predicate = nil
+        }
         self.sortBy = sortBy
     }
 }

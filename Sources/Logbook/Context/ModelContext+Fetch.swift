@@ -25,8 +25,13 @@ extension ModelContext {
         // there, where their types are known, and only the predicate's expression reaches the
         // library, where handling `Predicate<T>` or `[SortDescriptor<T>]` would ask the runtime
         // for their type metadata on every call (half the cost of a lookup by unique name).
-        if let predicate = descriptor.predicate {
-            let match = try _uniqueMatch(predicate.expression, T.self)
+        if let expression = descriptor._expression {
+            let match =
+                if let (keyPath, value) = _keyPathEqualsConstant(expression, T.self) {
+                    try _uniqueMatch(keyPath, value, T.self)
+                } else {
+                    try _uniqueMatch(expression, T.self)
+                }
             if match.answered {
                 // At most one model matches: the sort order does not matter.
                 guard let model = match.model, (descriptor.fetchOffset ?? 0) <= 0, (descriptor.fetchLimit ?? 1) > 0
@@ -50,11 +55,74 @@ extension ModelContext {
         refreshIfStoreChanged()
         guard !hasPendingChanges else { return (false, nil) }
         let mapping = mapping(for: T.self)
-        guard let (attribute, value) = equality(expression, mapping: mapping, in: T.self),
-            let found = store.read({ $0.projection.uniqueHolder(mapping.table, attribute: attribute, value) })
+        guard let (attribute, value) = equality(expression, mapping: mapping, in: T.self) else { return (false, nil) }
+        return try uniqueMatch(attribute, value, mapping: mapping, T.self)
+    }
+
+    /// the generic `_uniqueMatch` for `$0.property == constant`, already read from
+    /// the expression by `_keyPathEqualsConstant`.
+    @usableFromInline
+    func _uniqueMatch<T: PersistentModel>(
+        _ keyPath: AnyKeyPath,
+        _ value: AttributeValue,
+        _: T.Type
+    ) throws -> (answered: Bool, model: AnyObject?) {
+        refreshIfStoreChanged()
+        guard !hasPendingChanges else { return (false, nil) }
+        let mapping = mapping(for: T.self)
+        guard let property = mapping.propertyIndex(of: keyPath, in: T.self),
+            case .attribute(let attribute) = mapping.slots[property]
+        else { return (false, nil) }
+        return try uniqueMatch(attribute, value, mapping: mapping, T.self)
+    }
+
+    private func uniqueMatch<T: PersistentModel>(
+        _ attribute: Int,
+        _ value: AttributeValue,
+        mapping: EntityMapping,
+        _: T.Type
+    ) throws -> (answered: Bool, model: AnyObject?) {
+        guard let found = store.read({ $0.projection.uniqueHolder(mapping.table, attribute: attribute, value) })
         else { return (false, nil) }
         guard let id = found else { return (true, nil) }
         return (true, try materialize(T.self, id, mapping: mapping))
+    }
+
+    /// The key path and the constant of `#Predicate { $0.property == constant }` when the
+    /// constant is a `String`, an `Int` or a `UUID`, the usual keys of a lookup; `nil` for any
+    /// other expression, which the generic `_uniqueMatch` reads.
+    ///
+    /// Compiled into the caller for its model type, where the expression's type is a constant:
+    /// comparing it is one load, where reading an expression of a type unknown to the library
+    /// goes through its generic metadata.
+    @inlinable
+    func _keyPathEqualsConstant<T: PersistentModel>(
+        _ expression: any StandardPredicateExpression<Bool>,
+        _: T.Type
+    ) -> (AnyKeyPath, AttributeValue)? {
+        let type = ObjectIdentifier(Swift.type(of: expression))
+        if type == ObjectIdentifier(_KeyPathEquals<T, String>.self) {
+            return Self._keyPathAndValue(expression, _KeyPathEquals<T, String>.self)
+        }
+        if type == ObjectIdentifier(_KeyPathEquals<T, Int>.self) {
+            return Self._keyPathAndValue(expression, _KeyPathEquals<T, Int>.self)
+        }
+        if type == ObjectIdentifier(_KeyPathEquals<T, UUID>.self) {
+            return Self._keyPathAndValue(expression, _KeyPathEquals<T, UUID>.self)
+        }
+        return nil
+    }
+
+    @inlinable
+    static func _keyPathAndValue<T: PersistentModel, Value: AttributeValueConvertible>(
+        _ expression: any StandardPredicateExpression<Bool>,
+        _: _KeyPathEquals<T, Value>.Type
+    ) -> (AnyKeyPath, AttributeValue)? {
+        // The caller compared the expression's type: read it in place, without a dynamic cast.
+        _withUnsafePointer(to: expression) {
+            let equal = $0.assumingMemoryBound(to: _KeyPathEquals<T, Value>.self)
+            return (equal.pointee.lhs.keyPath, equal.pointee.rhs.value.attributeValue)
+        }
     }
 
     /// Every other fetch: see ``fetch(_:)``.

@@ -1,0 +1,108 @@
+import Foundation
+import Logbook
+import Testing
+
+/// A model with unique keys of the types a lookup reads without the library's generic path
+/// (`Int`, `UUID`), and an `Int` that is not unique.
+@Model
+final class Ticket {
+    @Attribute(.unique) var serial: Int
+    @Attribute(.unique) var token: UUID
+    var row: Int
+
+    init(serial: Int, token: UUID, row: Int) {
+        self.serial = serial
+        self.token = token
+        self.row = row
+    }
+}
+
+/// Lookups through `#Predicate { $0.key == constant }` on `Int` and `UUID` keys, each checked
+/// after reopening, and a descriptor whose predicate changes after it was made.
+struct UniqueKeyLookupTests {
+    private static func token(_ n: Int) -> UUID {
+        UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", n)) ?? UUID()
+    }
+
+    /// A store of ten tickets, serials 100…109, rows 0…4 twice; reopened.
+    private func seeded(_ kind: StoreKind) throws -> (TestStore, ModelContext) {
+        let store = TestStore(kind)
+        do {
+            let container = try ModelContainer(for: Ticket.self, configurations: store.configuration)
+            let context = ModelContext(container)
+            for n in 0..<10 { context.insert(Ticket(serial: 100 + n, token: Self.token(n), row: n % 5)) }
+            try context.save()
+            if kind == .memory { return (store, ModelContext(container)) }
+        }
+        let reopened = try ModelContainer(for: Ticket.self, configurations: store.configuration)
+        return (store, ModelContext(reopened))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anIntOrUUIDKeyFindsItsOneModel(kind: StoreKind) throws {
+        let (_, context) = try seeded(kind)
+        let serial = 104
+        let bySerial = try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.serial == serial }))
+        #expect(bySerial.map(\.row) == [4])
+        let token = Self.token(7)
+        let byToken = try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.token == token }))
+        #expect(byToken.map(\.serial) == [107])
+        // The same object, whichever way round or key finds it.
+        let reversed = try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { serial == $0.serial }))
+        #expect(reversed.first === bySerial.first)
+        let sameTicket = Self.token(4)
+        #expect(
+            try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.token == sameTicket })).first
+                === bySerial.first
+        )
+        // Absent keys find nothing.
+        let absent = 99
+        #expect(try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.serial == absent })).isEmpty)
+        let unknown = Self.token(10)
+        #expect(try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.token == unknown })).isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anIntThatIsNotUniqueFindsEveryMatch(kind: StoreKind) throws {
+        let (_, context) = try seeded(kind)
+        let row = 3
+        let found = try context.fetch(
+            FetchDescriptor<Ticket>(predicate: #Predicate { $0.row == row }, sortBy: [SortDescriptor(\.serial)])
+        )
+        #expect(found.map(\.serial) == [103, 108])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aKeyLookupHonoursUnsavedChangesAndTheWindow(kind: StoreKind) throws {
+        let (_, context) = try seeded(kind)
+        context.insert(Ticket(serial: 200, token: Self.token(200), row: 0))
+        let serial = 200
+        var descriptor = FetchDescriptor<Ticket>(predicate: #Predicate { $0.serial == serial })
+        #expect(try context.fetch(descriptor).map(\.serial) == [200])
+        descriptor.includePendingChanges = false
+        #expect(try context.fetch(descriptor).isEmpty)
+        try context.save()
+        #expect(try context.fetch(descriptor).map(\.serial) == [200])
+        descriptor.fetchOffset = 1
+        #expect(try context.fetch(descriptor).isEmpty)
+        descriptor.fetchOffset = nil
+        descriptor.fetchLimit = 0
+        #expect(try context.fetch(descriptor).isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aDescriptorFetchesWithThePredicateItHoldsNow(kind: StoreKind) throws {
+        let (_, context) = try seeded(kind)
+        var descriptor = FetchDescriptor<Ticket>(predicate: #Predicate { $0.serial == 101 })
+        #expect(try context.fetch(descriptor).map(\.serial) == [101])
+        descriptor.predicate = #Predicate { $0.serial == 102 }
+        #expect(try context.fetch(descriptor).map(\.serial) == [102])
+        #expect(try context.fetchCount(descriptor) == 1)
+        descriptor.predicate = #Predicate { $0.row == 1 }
+        descriptor.sortBy = [SortDescriptor(\.serial)]
+        #expect(try context.fetch(descriptor).map(\.serial) == [101, 106])
+        descriptor.predicate = nil
+        #expect(try context.fetch(descriptor).count == 10)
+        #expect(try context.fetchCount(descriptor) == 10)
+    }
+}
