@@ -59,7 +59,7 @@ extension ModelContext {
         return try uniqueMatch(attribute, value, mapping: mapping, T.self)
     }
 
-    /// the generic `_uniqueMatch` for `$0.property == constant`, already read from
+    /// The generic `_uniqueMatch` for `$0.property == constant`, already read from
     /// the expression by `_keyPathEqualsConstant`.
     @usableFromInline
     func _uniqueMatch<T: PersistentModel>(
