@@ -244,7 +244,11 @@ struct MigrationTests {
             let context = ModelContext(
                 try ModelContainer(for: SampleTripsSchemaV1.Trip.self, configurations: ModelConfiguration(url: url))
             )
-            for (name, destination) in [("Summer", "Lisbon"), ("Summer ", "Porto"), ("Winter", "Oslo")] {
+            let trips = [
+                ("Summer", "Lisbon"), ("Summer ", "Porto"), ("Winter", "Oslo"), ("\tAutumn\n", "Rome"),
+                ("Spring  break", "Paris"), ("Café\u{00A0}", "Vienna"), (" ", "Nowhere"),
+            ]
+            for (name, destination) in trips {
                 let trip = SampleTripsSchemaV1.Trip(
                     name: name,
                     destination: destination,
@@ -271,11 +275,13 @@ struct MigrationTests {
             )
         )
         let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
-        #expect(trips.map(\.name) == ["Summer", "Winter"])
-        #expect(trips.first?.destination == "Porto")
-        #expect(trips.first?.startDate == baseDate, "start_date is now startDate")
-        #expect(trips.first?.endDate == baseDate + day)
-        #expect(Set(trips.first?.bucketList?.map(\.title) ?? []) == ["See Lisbon", "See Porto"])
-        #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 3)
+        // White space (spaces, tabs, newlines, no-break spaces) is trimmed at both ends only.
+        #expect(trips.map(\.name) == ["", "Autumn", "Café", "Spring  break", "Summer", "Winter"])
+        let summer = try #require(trips.first { $0.name == "Summer" })
+        #expect(summer.destination == "Porto")
+        #expect(summer.startDate == baseDate, "start_date is now startDate")
+        #expect(summer.endDate == baseDate + day)
+        #expect(Set(summer.bucketList?.map(\.title) ?? []) == ["See Lisbon", "See Porto"])
+        #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 7)
     }
 }
