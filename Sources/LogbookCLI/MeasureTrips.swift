@@ -41,13 +41,7 @@ extension LogbookCommand {
             defer { if store == nil { try? FileManager.default.removeItem(at: url) } }
             var start = Date()
             if store == nil {
-                let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
-                let context = ModelContext(container)
-                try SampleData.insertV3(
-                    (0..<trips).lazy.map { SampleData.generatedTrip($0) },
-                    into: context,
-                    tripsPerSave: 1_000
-                )
+                try Self.insertByAppending(trips: trips, store: url)
             }
             print("insert: \(Date().timeIntervalSince(start)) s")
             start = Date()
@@ -72,6 +66,39 @@ extension LogbookCommand {
             let found = try Self.lookUp(in: context, trips: trips)
             print("lookups, every trip registered: \(Date().timeIntervalSince(start)) s for 100000 (\(found) found)")
             print(processStatus("VmHWM").first ?? "")
+        }
+
+        /// Inserts SampleTrips-N as the benchmark's W1 does: each trip inserted, its bucket-list
+        /// items appended one at a time, its accommodation set, a save per 1,000 trips.
+        static func insertByAppending(trips: Int, store: URL) throws {
+            let context = ModelContext(
+                try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: store))
+            )
+            for n in 0..<trips {
+                let record = SampleData.generatedTrip(n)
+                let trip = Trip(
+                    name: record.name,
+                    destination: record.destination,
+                    startDate: record.startDate,
+                    endDate: record.endDate
+                )
+                context.insert(trip)
+                for item in record.bucketList {
+                    trip.bucketList?.append(
+                        BucketListItem(
+                            title: item.title,
+                            details: item.details,
+                            hasReservation: item.hasReservation,
+                            isInPlan: item.isInPlan
+                        )
+                    )
+                }
+                if let stay = record.accommodation {
+                    trip.livingAccommodation = LivingAccommodation(address: stay.address, placeName: stay.placeName)
+                }
+                if (n + 1) % 1_000 == 0 { try context.save() }
+            }
+            try context.save()
         }
 
         /// The resident memory each stage adds, per object: opening the store (the projection),

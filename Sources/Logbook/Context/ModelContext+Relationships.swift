@@ -13,12 +13,13 @@ extension ModelContext: ModelObserver {
         from oldValue: [any PersistentModel],
         to newValue: [any PersistentModel]
     ) {
-        for related in newValue { insertIfNew(related) }
+        // Only the models this change adds: those it kept were inserted when they were added,
+        // and an append would otherwise insert the whole list again.
+        let added = Self.models(newValue, missingFrom: oldValue)
+        for related in added { insertIfNew(related) }
         guard let inverse = inverseProperty(of: model, index) else { return }
         for target in Self.models(oldValue, missingFrom: newValue) { remove(model, from: target, inverse) }
-        for target in Self.models(newValue, missingFrom: oldValue) {
-            add(model, to: target, inverse, partnerProperty: index)
-        }
+        for target in added { add(model, to: target, inverse, partnerProperty: index) }
     }
 
     /// The models of `models` that `others` does not hold. Most changes append to a short array,

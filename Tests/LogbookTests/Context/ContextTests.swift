@@ -34,6 +34,36 @@ struct ContextTests {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func appendingToAListInsertsOnlyTheAppendedModel(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        do {
+            let context = ModelContext(try store.container())
+            let trip = makeTrip("Braga")
+            context.insert(trip)
+            let kept = makeItem("Bom Jesus")
+            let forgotten = makeItem("Sé")
+            trip.bucketList?.append(kept)
+            trip.bucketList?.append(forgotten)
+            #expect(kept.trip === trip && forgotten.trip === trip, "each appended item's inverse is set")
+            // Deleting a model inserted since the last save forgets it; a later append to the list
+            // that still holds it inserts the appended model only, and does not bring it back.
+            context.delete(forgotten)
+            let added = makeItem("Jardim")
+            trip.bucketList?.append(added)
+            #expect(added.trip === trip)
+            #expect(
+                Set(context.insertedModelsArray.compactMap { ($0 as? BucketListItem)?.title }) == [
+                    "Bom Jesus", "Jardim",
+                ]
+            )
+            try context.save()
+        }
+        let reopened = try store.reopenedContext()
+        let titles = try reopened.fetch(FetchDescriptor<BucketListItem>()).map(\.title)
+        #expect(Set(titles) == ["Bom Jesus", "Jardim"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func aRelationshipLoadedAfterSomeOfItsModelsKeepsThoseObjectsAndMakesTheRest(kind: StoreKind) throws {
         let store = TestStore(kind)
         do {
