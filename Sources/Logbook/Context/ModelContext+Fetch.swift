@@ -240,12 +240,17 @@ extension ModelContext {
     /// The registered object of a stored model, created from its row when needed.
     func materialize<T: PersistentModel>(_ type: T.Type, _ id: UInt64, mapping: EntityMapping) throws -> T? {
         if let registered = registered(id, as: T.self) { return registered }
-        let values = store.read { state in
-            state.projection.slot(mapping.table, id).map { slot in
-                state.projection.withTable(mapping.table) { Self.propertyValues(slot, of: $0, mapping: mapping) }
+        var values: [AttributeValue] = []
+        swap(&values, &scratchValues)
+        defer { scratchValues = values }
+        let found = store.read { state in
+            guard let slot = state.projection.slot(mapping.table, id) else { return false }
+            state.projection.withTable(mapping.table) {
+                Self.fillPropertyValues(&values, slot, of: $0, mapping: mapping)
             }
+            return true
         }
-        guard let values else { return nil }
+        guard found else { return nil }
         return try make(T.self, id, values: values, mapping: mapping)
     }
 

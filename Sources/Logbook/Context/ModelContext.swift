@@ -98,6 +98,10 @@ public final class ModelContext {
     @exclusivity(unchecked) var deleted: [ObjectIdentifier: any PersistentModel] = [:]
     /// Persisted models with unsaved changes.
     @exclusivity(unchecked) var dirty: [ObjectIdentifier: any PersistentModel] = [:]
+    /// The stored values of the last object made alone (``materialize(_:_:mapping:)``), kept so
+    /// that the next one reuses the storage. Taken out while in use, so that a model's
+    /// initializer that fetches again (a `@Transient` default) gets storage of its own.
+    @exclusivity(unchecked) var scratchValues: [AttributeValue] = []
     /// The store generation the registered objects reflect.
     var seenGeneration: UInt64
     /// The mapping of each model type used so far, by the type's identity: a schema has a

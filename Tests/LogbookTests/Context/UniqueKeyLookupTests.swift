@@ -17,6 +17,30 @@ final class Ticket {
     }
 }
 
+/// A model whose transient default fetches another model: its initializer runs while the
+/// context is making it from stored values, and makes a second model in the middle.
+@Model
+final class Nested {
+    @Attribute(.unique) var key: Int
+    var label: String
+    @Transient var neighbour: String = Nested.lookUpNeighbour()
+
+    init(key: Int, label: String) {
+        self.key = key
+        self.label = label
+    }
+
+    /// The context the first initializer fetches from, once; `nil` otherwise.
+    nonisolated(unsafe) static var context: ModelContext?
+
+    private static func lookUpNeighbour() -> String {
+        guard let context else { return "" }
+        Self.context = nil
+        let found = try? context.fetch(FetchDescriptor<Nested>(predicate: #Predicate { $0.key == 2 })).first
+        return found?.label ?? "none"
+    }
+}
+
 /// Lookups through `#Predicate { $0.key == constant }` on `Int` and `UUID` keys, each checked
 /// after reopening, and a descriptor whose predicate changes after it was made.
 struct UniqueKeyLookupTests {
@@ -60,6 +84,32 @@ struct UniqueKeyLookupTests {
         #expect(try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.serial == absent })).isEmpty)
         let unknown = Self.token(10)
         #expect(try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.token == unknown })).isEmpty)
+    }
+
+    // Serialized: the cases share `Nested.context`.
+    @Test(.serialized, arguments: StoreKind.allCases)
+    func aModelWhoseInitializerFetchesKeepsItsOwnValues(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        let container = try ModelContainer(for: Nested.self, configurations: store.configuration)
+        do {
+            let context = ModelContext(container)
+            context.insert(Nested(key: 1, label: "one"))
+            context.insert(Nested(key: 2, label: "two"))
+            try context.save()
+        }
+        let context = ModelContext(container)
+        Nested.context = context
+        defer { Nested.context = nil }
+        let first = try #require(
+            try context.fetch(FetchDescriptor<Nested>(predicate: #Predicate { $0.key == 1 })).first
+        )
+        #expect(first.label == "one")
+        #expect(first.neighbour == "two", "made while the first was being made")
+        let second = try #require(
+            try context.fetch(FetchDescriptor<Nested>(predicate: #Predicate { $0.key == 2 })).first
+        )
+        #expect(second.key == 2 && second.label == "two")
+        #expect(second.neighbour == "")
     }
 
     @Test(arguments: StoreKind.allCases)
