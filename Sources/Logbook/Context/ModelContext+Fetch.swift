@@ -218,7 +218,7 @@ extension ModelContext {
                 if models.count > count { models.sort { ($0.storedIdentifier ?? 0) < ($1.storedIdentifier ?? 0) } }
             }
         } else {
-            // A copy of the table (its columns are shared, not copied) read outside the lock.
+            // A copy of the table (its arrays are shared, not copied) read outside the lock.
             let table = store.read { $0.projection.tables[mapping.table] }
             let objects = table.identifiersInOrder()
             models.reserveCapacity(objects.count)
@@ -354,8 +354,10 @@ extension ModelContext {
         // Relationships stay `null`: only attributes are ever written below.
         if values.count != mapping.slots.count { values = .filled(with: .null, count: mapping.slots.count) }
         for (property, place) in mapping.slots.enumerated() {
-            // The column through `pointee`'s stored property: a method call on it copies the table.
-            if case .attribute(let attribute) = place { values[property] = table.pointee.columns[attribute][slot] }
+            // The values through `pointee`'s stored properties: a method call on it copies the table.
+            if case .attribute(let attribute) = place {
+                values[property] = table.pointee.values[slot &* table.pointee.width &+ attribute]
+            }
         }
     }
 
@@ -370,7 +372,7 @@ extension ModelContext {
     ) {
         for place in mapping.slots {
             if case .attribute(let attribute) = place {
-                values.append(table.pointee.columns[attribute][slot])
+                values.append(table.pointee.values[slot &* table.pointee.width &+ attribute])
             } else {
                 values.append(.null)
             }

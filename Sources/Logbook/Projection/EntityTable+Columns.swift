@@ -12,7 +12,7 @@ extension EntityTable {
     /// The value of an attribute of the object in `slot`.
     @inline(__always)
     package func value(_ slot: Int, _ attribute: Int) -> AttributeValue {
-        columns[attribute][slot]
+        values[slot &* width &+ attribute]
     }
 
     /// The targets of a relationship of the object in `slot`: zero or one for a to-one
@@ -40,10 +40,10 @@ extension EntityTable {
     }
 
     /// The object in a slot as a ``Row`` of its own: for tools and tests, which read a few
-    /// objects whole; the model layer reads the columns.
+    /// objects whole; the model layer reads the values in place.
     package func row(at slot: Int) -> Row {
         Row(
-            values: columns.indices.map { columns[$0][slot] },
+            values: (0..<width).map { value(slot, $0) },
             relationships: isToMany.indices.map { targets(slot, $0) }
         )
     }
@@ -64,7 +64,7 @@ extension EntityTable {
     mutating func reserveSlot() -> Int {
         if let free = freeSlots.popLast() { return free }
         identifiers.append(0)
-        for attribute in columns.indices { columns[attribute].append(.null) }
+        for _ in 0..<width { values.append(.null) }
         for relationship in isToMany.indices {
             if isToMany[relationship] { toMany[relationship].append([]) } else { toOne[relationship].append(0) }
         }
@@ -88,7 +88,7 @@ extension EntityTable {
 
     @inline(__always)
     mutating func setValue(_ value: AttributeValue, _ slot: Int, _ attribute: Int) {
-        columns[attribute][slot] = value
+        values[slot &* width &+ attribute] = value
     }
 
     /// Adds `target` to a to-many relationship, unless it is there already.
@@ -121,7 +121,8 @@ extension EntityTable {
     }
 
     private mutating func clear(_ slot: Int) {
-        for attribute in columns.indices { columns[attribute][slot] = .null }
+        let start = slot &* width
+        for index in start..<(start &+ width) { values[index] = .null }
         for relationship in isToMany.indices {
             if isToMany[relationship] { toMany[relationship][slot] = [] } else { toOne[relationship][slot] = 0 }
         }

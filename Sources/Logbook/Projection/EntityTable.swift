@@ -1,19 +1,25 @@
-/// The objects of one entity, column by column, with its unique indexes and the name lookups
-/// that replay needs.
+/// The objects of one entity, by *slot*, with its unique indexes and the name lookups that
+/// replay needs.
 ///
-/// Each attribute is a column of values and each relationship a column of targets, indexed by
-/// the object's *slot*; the projection's ``IdentifierSlots`` finds an object's slot from its
-/// identifier (see ``Projection/slot(_:_:)``). A to-one
-/// relationship keeps one identifier per slot (0 for none), a to-many one an array. Columns
-/// cost a value per object where a row of its own would cost an allocation per object and
-/// per relationship; the slots of deleted objects are reused. The columns are changed only
-/// through `EntityTable+Columns.swift`, which keeps them the same length.
+/// The attribute values of every object are in one array, an object's values side by side
+/// (row by row), and each relationship is a column of targets indexed by slot; the projection's
+/// ``IdentifierSlots`` finds an object's slot from its identifier (see
+/// ``Projection/slot(_:_:)``). A to-one relationship keeps one identifier per slot (0 for none),
+/// a to-many one an array. One array of values costs a value per attribute and object where a
+/// row of its own would cost an allocation per object; keeping an object's values together
+/// makes an object from one or two cache lines, and appends a new object's values in one place
+/// instead of one column per attribute. The slots of deleted objects are reused. Values and
+/// relationships are changed only through `EntityTable+Columns.swift`, which keeps them the same
+/// length.
 package struct EntityTable: Sendable {
     package let entity: Schema.Entity
     /// The identifier in each slot; 0 for a free slot.
     var identifiers: [UInt64] = []
-    /// For each attribute: its value in each slot.
-    var columns: [[AttributeValue]]
+    /// The attribute values, ``width`` per slot: the value of attribute `a` of the object in
+    /// slot `s` is at `s * width + a`.
+    var values: [AttributeValue] = []
+    /// The number of attributes, the values each slot takes.
+    let width: Int
     /// For each relationship: its target in each slot when the relationship is to-one (0 for
     /// none); empty for a to-many relationship.
     var toOne: [[UInt64]]
@@ -76,7 +82,7 @@ package struct EntityTable: Sendable {
         relationshipNames = entity.relationships.map(\.name)
         uniqueAttributes = entity.attributes.indices.filter { entity.attributes[$0].isUnique }
         uniqueIndexes = Array(repeating: [:], count: uniqueAttributes.count)
-        columns = Array(repeating: [], count: entity.attributes.count)
+        width = entity.attributes.count
         isToMany = entity.relationships.map(\.isToMany)
         toOne = Array(repeating: [], count: entity.relationships.count)
         toMany = Array(repeating: [], count: entity.relationships.count)
@@ -141,7 +147,7 @@ package struct EntityTable: Sendable {
         if !indexedAttributes.contains(attribute) {
             var index: [AttributeValue: [UInt64]] = [:]
             for (slot, id) in identifiers.enumerated() where id != 0 {
-                index[columns[attribute][slot], default: []].append(id)
+                index[self.value(slot, attribute), default: []].append(id)
             }
             equalityIndexes[attribute] = index
             indexedAttributes.append(attribute)
@@ -152,22 +158,23 @@ package struct EntityTable: Sendable {
     /// Adds the object in `slot` to the unique and equality indexes.
     mutating func index(_ id: UInt64, slot: Int) {
         for position in uniqueAttributes.indices {
-            let value = columns[uniqueAttributes[position]][slot]
+            let value = self.value(slot, uniqueAttributes[position])
             if value != .null { uniqueIndexes[position][value] = id }
         }
         for attribute in indexedAttributes {
-            equalityIndexes[attribute]?[columns[attribute][slot], default: []].append(id)
+            let value = values[slot &* width &+ attribute]
+            equalityIndexes[attribute]?[value, default: []].append(id)
         }
     }
 
     /// Removes the object in `slot` from the unique and equality indexes.
     mutating func unindex(_ id: UInt64, slot: Int) {
         for position in uniqueAttributes.indices {
-            let value = columns[uniqueAttributes[position]][slot]
+            let value = self.value(slot, uniqueAttributes[position])
             if uniqueIndexes[position][value] == id { uniqueIndexes[position][value] = nil }
         }
         for attribute in indexedAttributes {
-            let value = columns[attribute][slot]
+            let value = self.value(slot, attribute)
             guard let position = equalityIndexes[attribute]?[value]?.firstIndex(of: id) else { continue }
             equalityIndexes[attribute]?[value]?.remove(at: position)
             if equalityIndexes[attribute]?[value]?.isEmpty == true { equalityIndexes[attribute]?[value] = nil }
