@@ -33,8 +33,20 @@ struct PropertySet: Hashable, Sendable, Sequence {
     ///
     /// - Returns: Whether the set was empty before.
     @discardableResult
+    @inline(__always)
     mutating func insert(_ index: Int) -> Bool {
         precondition(index >= 0, "A property index is never negative")
+        // A replay adds every attribute of every object here: keep the usual case to a few
+        // instructions.
+        if index < 64 && high.isEmpty {
+            let wasEmpty = low == 0
+            low |= 1 << UInt64(index)
+            return wasEmpty
+        }
+        return insertAnywhere(index)
+    }
+
+    private mutating func insertAnywhere(_ index: Int) -> Bool {
         let wasEmpty = isEmpty
         if index < 64 {
             low |= 1 << UInt64(index)
@@ -64,24 +76,31 @@ struct PropertySet: Hashable, Sendable, Sequence {
 
     /// The indexes in increasing order.
     func makeIterator() -> Iterator {
-        Iterator(words: [low] + high)
+        Iterator(low: low, high: high)
     }
 
+    /// Walks the set bits word by word, without allocating.
     struct Iterator: IteratorProtocol {
-        fileprivate let words: [UInt64]
-        private var position = 0
+        private let high: [UInt64]
+        /// The bits of the current word not returned yet.
+        private var word: UInt64
+        /// The current word: 0 for `low`, then 1 + its position in `high`.
+        private var wordIndex = 0
 
-        fileprivate init(words: [UInt64]) {
-            self.words = words
+        fileprivate init(low: UInt64, high: [UInt64]) {
+            self.high = high
+            self.word = low
         }
 
         mutating func next() -> Int? {
-            while position < words.count * 64 {
-                let index = position
-                position += 1
-                if words[index / 64] & (1 << UInt64(index % 64)) != 0 { return index }
+            while word == 0 {
+                guard wordIndex < high.count else { return nil }
+                word = high[wordIndex]
+                wordIndex += 1
             }
-            return nil
+            let bit = word.trailingZeroBitCount
+            word &= word - 1
+            return wordIndex * 64 + bit
         }
     }
 
