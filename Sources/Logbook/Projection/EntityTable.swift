@@ -52,9 +52,13 @@ package struct EntityTable: Sendable {
     /// its attribute (-1 for a name the entity no longer has). The name as the event spells it,
     /// so that events written before a rename take the short path too.
     private var fieldNames: [String]
+    /// ``fieldNames`` as bytes, for the events' bytes.
+    private var fieldNameBytes: [NameBytes]
     private var fieldOrder: [Int]
     /// The current relationship names, in schema order.
     private let relationshipNames: [String]
+    /// ``relationshipNames`` as bytes, for the events' bytes.
+    private let relationshipNameBytes: [NameBytes]
 
     /// - Parameters:
     ///   - entity: The entity at the current schema.
@@ -78,8 +82,10 @@ package struct EntityTable: Sendable {
         relationshipIndex = relationships
         // A few positions more than the attributes, for events written before some were removed.
         fieldNames = entity.attributes.map(\.name) + Array(repeating: "", count: 8)
+        fieldNameBytes = fieldNames.map(NameBytes.init)
         fieldOrder = Array(entity.attributes.indices) + Array(repeating: -1, count: 8)
         relationshipNames = entity.relationships.map(\.name)
+        relationshipNameBytes = relationshipNames.map(NameBytes.init)
         uniqueAttributes = entity.attributes.indices.filter { entity.attributes[$0].isUnique }
         uniqueIndexes = Array(repeating: [:], count: uniqueAttributes.count)
         width = entity.attributes.count
@@ -103,6 +109,7 @@ package struct EntityTable: Sendable {
         }
         let index = attributeIndex[name]
         fieldNames[position] = name
+        fieldNameBytes[position] = NameBytes(name)
         fieldOrder[position] = index ?? -1
         return index
     }
@@ -111,7 +118,7 @@ package struct EntityTable: Sendable {
     /// the name differs from the one found at that position last time.
     @inline(__always)
     mutating func attribute(named name: UnsafeRawBufferPointer, at position: Int) -> Int? {
-        if position < fieldOrder.count, fieldNames[position].hasUTF8(name) {
+        if position < fieldOrder.count, fieldNameBytes[position].matches(name) {
             let index = fieldOrder[position]
             return index >= 0 ? index : nil
         }
@@ -121,7 +128,7 @@ package struct EntityTable: Sendable {
     /// ``relationship(named:)`` for a name as the event's UTF-8 bytes.
     @inline(__always)
     func relationship(named name: UnsafeRawBufferPointer) -> Int? {
-        if let index = relationshipNames.firstIndex(where: { $0.hasUTF8(name) }) { return index }
+        for index in relationshipNameBytes.indices where relationshipNameBytes[index].matches(name) { return index }
         return relationshipIndex[String(decoding: name, as: UTF8.self)]
     }
 

@@ -107,6 +107,7 @@ extension Projection {
 
     /// The table of the entity whose UTF-8 name `bytes` holds.
     private func table(matching bytes: UnsafeRawBufferPointer) -> Int? {
-        entityNames.firstIndex { $0.hasUTF8(bytes) }
+        for index in entityNames.indices where entityNames[index].matches(bytes) { return index }
+        return nil
     }
 }

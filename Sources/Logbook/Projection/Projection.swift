@@ -27,8 +27,8 @@ package struct Projection: Sendable {
     /// For each table, for each relationship: its link.
     package let links: [[Link]]
     private let tableIndex: [String: Int]
-    /// The entity names, by table index.
-    let entityNames: [String]
+    /// The entity names as bytes, by table index.
+    let entityNames: [NameBytes]
     /// The slot of every live object in its table.
     private var slots = IdentifierSlots()
     /// Identifiers merged away by an upsert, and the identifier they were merged into.
@@ -55,7 +55,7 @@ package struct Projection: Sendable {
         self.tables = tables
         self.foldCounts = Array(repeating: 0, count: tables.count)
         self.tableIndex = byName
-        self.entityNames = tables.map(\.entity.name)
+        self.entityNames = tables.map { NameBytes($0.entity.name) }
         self.links = schema.entities.map { entity in
             entity.relationships.map { relationship in
                 let destination = byName[relationship.destination] ?? -1

@@ -184,16 +184,24 @@ struct InsertBytesTests {
     @Test func namesAreComparedByteForByte() {
         let cases: [(String, [UInt8], Bool)] = [
             ("", [], true),
+            ("", Array("a".utf8), false),
             ("name", Array("name".utf8), true),
             ("name", Array("names".utf8), false),
             ("name", Array("nam".utf8), false),
             ("namE", Array("name".utf8), false),
+            ("startDat", Array("startDat".utf8), true),
+            ("startDat", Array("startDay".utf8), false),
+            ("startDate", Array("startDate".utf8), true),
+            ("startDate", Array("startDatf".utf8), false),
+            ("startDate", Array("xtartDate".utf8), false),
+            ("a\u{0}", Array("a".utf8) + [0], true),
+            ("a\u{0}", Array("a".utf8), false),
             ("Lisboa à noite", Array("Lisboa à noite".utf8), true),
             ("Lisboa à noite", Array("Lisboa a noite".utf8), false),
             (String(repeating: "long name ", count: 10), Array(String(repeating: "long name ", count: 10).utf8), true),
         ]
         for (string, bytes, expected) in cases {
-            #expect(bytes.withUnsafeBytes { string.hasUTF8($0) } == expected, "\(string)")
+            #expect(bytes.withUnsafeBytes { NameBytes(string).matches($0) } == expected, "\(string)")
         }
     }
 }
