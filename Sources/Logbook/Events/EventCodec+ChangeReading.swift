@@ -98,25 +98,35 @@ extension EventCodec {
         mutating func string() -> UnsafeRawBufferPointer? {
             guard let length = count() else { return nil }
             let text = UnsafeRawBufferPointer(rebasing: bytes[position..<(position + length)])
-            if !Self.isASCII(text) && String(validating: text, as: UTF8.self) == nil { return nil }
+            if !isASCII(from: position, count: length) && String(validating: text, as: UTF8.self) == nil {
+                return nil
+            }
             position += length
             return text
         }
 
-        /// Whether every byte is below 0x80, eight bytes at a time: byte by byte, this test was
-        /// the hottest instruction of a replay.
+        /// Whether the `count` bytes at `start` are all below 0x80, eight at a time: byte by
+        /// byte, this test was the hottest instruction of a replay. The last word ends with the
+        /// text, reaching back into the bytes before it (which it ignores) or into its own
+        /// earlier bytes, so that the short names and values of most events take one word.
         @inline(__always)
-        private static func isASCII(_ text: UnsafeRawBufferPointer) -> Bool {
-            var index = 0
+        private func isASCII(from start: Int, count: Int) -> Bool {
+            let end = start &+ count
+            if end < 8 {
+                var high: UInt8 = 0
+                for index in start..<end { high |= bytes[index] }
+                return high & 0x80 == 0
+            }
             var high: UInt64 = 0
-            while index &+ 8 <= text.count {
-                high |= text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            var index = start
+            while index &+ 8 < end {
+                high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 index &+= 8
             }
-            while index < text.count {
-                high |= UInt64(text[index])
-                index &+= 1
-            }
+            // The last (up to) eight bytes, little-endian so that the bytes before `index` are the
+            // low ones, shifted out.
+            let last = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self))
+            high |= last >> (UInt64(8 &- (end &- index)) &* 8)
             return high & 0x8080_8080_8080_8080 == 0
         }
 

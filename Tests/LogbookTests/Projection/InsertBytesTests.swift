@@ -181,6 +181,49 @@ struct InsertBytesTests {
         Self.expectSame(before, projection)
     }
 
+    @Test func stringsOfEveryLengthAreCheckedForUTF8WhereverTheirOddByteIs() throws {
+        let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
+        var projection = Projection(schema: schema)
+        let trips = try #require(projection.tables.firstIndex { $0.entity.name == "Trip" })
+        let nameAttribute = try #require(projection.tables[trips].entity.attributes.firstIndex { $0.name == "name" })
+        var id: UInt64 = 1
+        func encoded(_ name: String) -> [UInt8] {
+            EventCodec.encode(
+                EventEnvelope(
+                    schemaNumber: 1,
+                    event: .insert(.init(entity: "Trip", id: id, attributes: [.init("name", .string(name))], toOne: []))
+                )
+            )
+        }
+        for length in 0...24 {
+            for position in 0..<max(length, 1) {
+                // ASCII, and a two-byte character at `position`: taken, and read back as written.
+                var characters = Array(repeating: Character("a"), count: length)
+                if length > 0 { characters[position] = "à" }
+                for name in [String(repeating: "b", count: length), String(characters)] {
+                    id += 1
+                    #expect(encoded(name).withUnsafeBytes { projection.applyInsert($0) }, "\(name)")
+                    // Equal names fold into the first trip that had the name: read the survivor.
+                    let stored = projection.row(trips, id)?.values[nameAttribute]
+                    #expect(stored == .string(name), "\(name)")
+                }
+                guard length > 0 else { continue }
+                // A byte that is not UTF-8 at `position`: declined, for the full decode to report.
+                id += 1
+                let placeholder = String(repeating: "z", count: length)
+                var bytes = encoded(placeholder)
+                let start = try #require(
+                    (0...(bytes.count - length)).first { bytes[$0..<($0 + length)].elementsEqual(placeholder.utf8) }
+                )
+                bytes[start + position] = 0xFF
+                let before = projection
+                #expect(!bytes.withUnsafeBytes { projection.applyInsert($0) }, "length \(length), byte \(position)")
+                #expect(throws: LogbookError.self) { try EventCodec.decode(bytes) }
+                Self.expectSame(before, projection)
+            }
+        }
+    }
+
     @Test func namesAreComparedByteForByte() {
         let cases: [(String, [UInt8], Bool)] = [
             ("", [], true),
