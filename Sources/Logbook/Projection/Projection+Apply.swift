@@ -227,7 +227,7 @@ extension Projection {
 
     /// Adds one identifier to one side. A to-one side that pointed elsewhere lets go of its old
     /// target first, on both sides, so that a one-to-one or one-to-many pair stays consistent.
-    private mutating func addToRelationship(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
+    mutating func addToRelationship(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
         guard let slot = slot(table, id) else { return }
         let link = links[table][relationship]
         if link.isToMany {

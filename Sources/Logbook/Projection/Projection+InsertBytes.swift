@@ -48,6 +48,10 @@ extension Projection {
                     // An upsert sets the to-one relationships the insert names, and only those.
                     guard let target else { return }
                     setToOne(insert.table, insert.survivor, relationship, resolve(target))
+                } else if let target, tables[insert.table].toOneTarget(insert.slot, relationship) == 0,
+                    !links[insert.table][relationship].isToMany
+                {
+                    setFreshToOne(insert.table, insert.id, insert.slot, relationship, resolve(target))
                 } else {
                     setToOne(insert.table, insert.id, relationship, target.map(resolve))
                 }
@@ -103,6 +107,22 @@ extension Projection {
         place(table, insert.id, in: insert.slot)
         tables[table].index(insert.id, slot: insert.slot)
         insert.survivor = insert.id
+    }
+
+    /// ``setToOne(_:_:_:_:)`` for a to-one relationship of an object just placed in `slot`,
+    /// which refers to nothing yet: the slots are known, so that the common reference of a
+    /// replay (an item to its trip) looks up only its target.
+    private mutating func setFreshToOne(_ table: Int, _ id: UInt64, _ slot: Int, _ relationship: Int, _ target: UInt64) {
+        let link = links[table][relationship]
+        guard link.destination >= 0, let targetSlot = self.slot(link.destination, target) else { return }
+        tables[table].setToOneTarget(target, slot, relationship)
+        guard let inverse = link.inverse else { return }
+        if links[link.destination][inverse].isToMany {
+            tables[link.destination].appendTarget(id, targetSlot, inverse)
+        } else {
+            // One to one: the target lets go of its previous partner first.
+            addToRelationship(link.destination, target, inverse, id)
+        }
     }
 
     /// The table of the entity whose UTF-8 name `bytes` holds.
