@@ -112,7 +112,8 @@ extension Projection {
     /// ``setToOne(_:_:_:_:)`` for a to-one relationship of an object just placed in `slot`,
     /// which refers to nothing yet: the slots are known, so that the common reference of a
     /// replay (an item to its trip) looks up only its target.
-    private mutating func setFreshToOne(_ table: Int, _ id: UInt64, _ slot: Int, _ relationship: Int, _ target: UInt64) {
+    private mutating func setFreshToOne(_ table: Int, _ id: UInt64, _ slot: Int, _ relationship: Int, _ target: UInt64)
+    {
         let link = links[table][relationship]
         guard link.destination >= 0, let targetSlot = self.slot(link.destination, target) else { return }
         tables[table].setToOneTarget(target, slot, relationship)
