@@ -71,34 +71,12 @@ extension LogbookCommand {
         /// Inserts SampleTrips-N as the benchmark's W1 does: each trip inserted, its bucket-list
         /// items appended one at a time, its accommodation set, a save per 1,000 trips.
         static func insertByAppending(trips: Int, store: URL) throws {
-            let context = ModelContext(
-                try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: store))
+            try SampleData.insertV3(
+                (0..<trips).lazy.map { SampleData.generatedTrip($0) },
+                into: ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: store))),
+                tripsPerSave: 1_000,
+                appendingItems: true
             )
-            for n in 0..<trips {
-                let record = SampleData.generatedTrip(n)
-                let trip = Trip(
-                    name: record.name,
-                    destination: record.destination,
-                    startDate: record.startDate,
-                    endDate: record.endDate
-                )
-                context.insert(trip)
-                for item in record.bucketList {
-                    trip.bucketList?.append(
-                        BucketListItem(
-                            title: item.title,
-                            details: item.details,
-                            hasReservation: item.hasReservation,
-                            isInPlan: item.isInPlan
-                        )
-                    )
-                }
-                if let stay = record.accommodation {
-                    trip.livingAccommodation = LivingAccommodation(address: stay.address, placeName: stay.placeName)
-                }
-                if (n + 1) % 1_000 == 0 { try context.save() }
-            }
-            try context.save()
         }
 
         /// The resident memory each stage adds, per object: opening the store (the projection),

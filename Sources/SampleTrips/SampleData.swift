@@ -199,10 +199,15 @@ public enum SampleData {
     }
 
     /// Inserts trips as current (version 3) models.
+    ///
+    /// - Parameter appendingItems: Whether each bucket-list item is appended on its own
+    ///   (`trip.bucketList?.append(item)`, as an app adds them one by one) rather than the list
+    ///   set at once.
     public static func insertV3(
         _ trips: some Sequence<TripRecord>,
         into context: ModelContext,
-        tripsPerSave: Int
+        tripsPerSave: Int,
+        appendingItems: Bool = false
     ) throws {
         try insert(trips, into: context, tripsPerSave: tripsPerSave) { record in
             let trip = Trip(
@@ -212,13 +217,18 @@ public enum SampleData {
                 endDate: record.endDate
             )
             context.insert(trip)
-            trip.bucketList = record.bucketList.map {
+            let items = record.bucketList.map {
                 BucketListItem(
                     title: $0.title,
                     details: $0.details,
                     hasReservation: $0.hasReservation,
                     isInPlan: $0.isInPlan
                 )
+            }
+            if appendingItems {
+                for item in items { trip.bucketList?.append(item) }
+            } else {
+                trip.bucketList = items
             }
             trip.livingAccommodation = record.accommodation.map {
                 LivingAccommodation(address: $0.address, placeName: $0.placeName)

@@ -52,10 +52,9 @@ extension ModelContext {
         _ expression: Expression,
         _: T.Type
     ) throws -> (answered: Bool, model: AnyObject?) {
-        refreshIfStoreChanged()
-        guard !hasPendingChanges else { return (false, nil) }
-        let mapping = mapping(for: T.self)
-        guard let (attribute, value) = equality(expression, mapping: mapping, in: T.self) else { return (false, nil) }
+        guard let mapping = mappingForUniqueMatch(T.self),
+            let (attribute, value) = equality(expression, mapping: mapping, in: T.self)
+        else { return (false, nil) }
         return try uniqueMatch(attribute, value, mapping: mapping, T.self)
     }
 
@@ -67,15 +66,21 @@ extension ModelContext {
         _ value: AttributeValue,
         _: T.Type
     ) throws -> (answered: Bool, model: AnyObject?) {
-        refreshIfStoreChanged()
-        guard !hasPendingChanges else { return (false, nil) }
-        let mapping = mapping(for: T.self)
-        guard let property = mapping.propertyIndex(of: keyPath, in: T.self),
+        guard let mapping = mappingForUniqueMatch(T.self),
+            let property = mapping.propertyIndex(of: keyPath, in: T.self),
             case .attribute(let attribute) = mapping.slots[property]
         else { return (false, nil) }
         return try uniqueMatch(attribute, value, mapping: mapping, T.self)
     }
 
+    /// The mapping of `T` once the registered models are up to date, or `nil` when the context
+    /// has unsaved changes, which a unique index cannot answer for.
+    private func mappingForUniqueMatch<T: PersistentModel>(_: T.Type) -> EntityMapping? {
+        refreshIfStoreChanged()
+        return hasPendingChanges ? nil : mapping(for: T.self)
+    }
+
+    /// The model holding `value` in a unique attribute, if the attribute is unique.
     private func uniqueMatch<T: PersistentModel>(
         _ attribute: Int,
         _ value: AttributeValue,
