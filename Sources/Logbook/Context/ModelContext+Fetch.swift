@@ -359,9 +359,8 @@ extension ModelContext {
         // Relationships stay `null`: only attributes are ever written below.
         if values.count != mapping.slots.count { values = .filled(with: .null, count: mapping.slots.count) }
         for (property, place) in mapping.slots.enumerated() {
-            // The values through `pointee`'s stored properties: a method call on it copies the table.
             if case .attribute(let attribute) = place {
-                values[property] = table.pointee.values[slot &* table.pointee.width &+ attribute]
+                values[property] = EntityTable.value(in: table, slot, attribute)
             }
         }
     }
@@ -377,7 +376,7 @@ extension ModelContext {
     ) {
         for place in mapping.slots {
             if case .attribute(let attribute) = place {
-                values.append(table.pointee.values[slot &* table.pointee.width &+ attribute])
+                values.append(EntityTable.value(in: table, slot, attribute))
             } else {
                 values.append(.null)
             }

@@ -15,6 +15,13 @@ extension EntityTable {
         values[slot &* width &+ attribute]
     }
 
+    /// ``value(_:_:)`` through a pointer to the table: only its stored properties are read, where
+    /// a method call on `pointee` would copy the table.
+    @inline(__always)
+    static func value(in table: UnsafePointer<EntityTable>, _ slot: Int, _ attribute: Int) -> AttributeValue {
+        table.pointee.values[slot &* table.pointee.width &+ attribute]
+    }
+
     /// The targets of a relationship of the object in `slot`: zero or one for a to-one
     /// relationship.
     @inline(__always)

@@ -169,7 +169,7 @@ package struct EntityTable: Sendable {
             if value != .null { uniqueIndexes[position][value] = id }
         }
         for attribute in indexedAttributes {
-            let value = values[slot &* width &+ attribute]
+            let value = self.value(slot, attribute)
             equalityIndexes[attribute]?[value, default: []].append(id)
         }
     }
