@@ -83,14 +83,14 @@ extension LogbookCommand {
             json.key("attributes")
             json.beginObject()
             for (attribute, value) in zip(entity.attributes, row.values) {
-                json.key(attribute.name)
+                json.key(name: attribute.name)
                 json.value(value)
             }
             json.endObject()
             json.key("relationships")
             json.beginObject()
             for (relationship, targets) in zip(entity.relationships, row.relationships) {
-                json.key(relationship.name)
+                json.key(name: relationship.name)
                 if relationship.isToMany {
                     json.beginArray()
                     for target in targets { json.number(target) }

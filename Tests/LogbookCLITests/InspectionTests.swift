@@ -114,6 +114,53 @@ struct InspectionTests {
         #expect(seen.contains("3\t1.0.0\tinsert\tTrip#2\tname=\"Second\""))
     }
 
+    @Test func dumpAsJSONEscapesWhatJSONEscapesAtEveryPositionAndNothingElse() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("trips.store")
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        // Every length up to 19 (two words and a tail), with a character JSON escapes, or one it
+        // leaves alone, at every position.
+        var escaped: [String] = []
+        var clean: [String] = []
+        for length in 1...19 {
+            for position in 0..<length {
+                for special in ["\"", "\\", "\n", "\t", "\u{01}", "\u{1F}"] {
+                    var characters = letters[0..<length].map(String.init)
+                    characters[position] = special
+                    escaped.append(characters.joined())
+                }
+                for special in [" ", "\u{7F}", "é", "!", "~"] {
+                    var characters = letters[0..<length].map(String.init)
+                    characters[position] = special
+                    clean.append(characters.joined())
+                }
+            }
+        }
+        do {
+            let container = try ModelContainer(
+                for: Trip.self,
+                configurations: ModelConfiguration(url: URL(fileURLWithPath: store))
+            )
+            let context = ModelContext(container)
+            for name in escaped + clean { context.insert(makeTrip(name)) }
+            try context.save()
+        }
+        let outcome = try ToolProcess.run(["dump", store, "--format", "json", "--entity", "Trip"])
+        #expect(outcome.status == 0)
+        var names: [String] = []
+        for line in outcome.stdout.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let attributes = try #require(object["attributes"] as? [String: Any])
+            names.append(try #require(attributes["name"] as? String))
+        }
+        #expect(names == escaped + clean)
+        for name in clean {
+            #expect(outcome.stdout.contains("\"name\":\"\(name)\""), "written as is: \(name.debugDescription)")
+        }
+        #expect(outcome.stdout.contains(#""name":"ab\"de""#))
+        #expect(outcome.stdout.contains(#""name":"a\u0001c""#))
+    }
+
     @Test(arguments: [[2, 1], [2, 1, 4, 84, 114, 105, 112, 7, 1, 4, 110, 97, 109, 101, 99], [3, 1, 0, 0, 0, 0, 9]])
     func aMalformedInsertOrUpdateInAJSONDumpIsReportedWithItsSequenceNumber(event: [UInt8]) throws {
         let directory = TemporaryDirectory()

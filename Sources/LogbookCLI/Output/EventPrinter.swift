@@ -74,7 +74,7 @@ struct EventPrinter {
                 json.key("schemaVersion")
                 json.string(version)
                 json.key("kind")
-                json.string(head.isUpdate ? "update" : "insert")
+                json.string(constant: head.isUpdate ? "update" : "insert")
                 json.key("entity")
                 json.string(utf8: head.entity)
                 json.key("id")
@@ -180,14 +180,14 @@ struct EventPrinter {
         json.key("attributes")
         json.beginObject()
         for field in attributes {
-            json.key(field.name)
+            json.key(name: field.name)
             json.value(field.value)
         }
         json.endObject()
         json.key("relationships")
         json.beginObject()
         for reference in toOne {
-            json.key(reference.name)
+            json.key(name: reference.name)
             if let target = reference.target { json.number(target) } else { json.raw("null") }
         }
         json.endObject()

@@ -72,7 +72,7 @@ final class JSONWriter {
         append(UInt8(ascii: "]"))
     }
 
-    func key(_ name: String) {
+    func key(name: String) {
         separate()
         appendString(name)
         append(UInt8(ascii: ":"))
@@ -90,9 +90,7 @@ final class JSONWriter {
     /// A key known at compile time, which needs no escaping.
     func key(_ name: StaticString) {
         separate()
-        append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
-        append(UInt8(ascii: "\""))
+        appendQuoted(name)
         append(UInt8(ascii: ":"))
         pendingKey = true
     }
@@ -100,6 +98,12 @@ final class JSONWriter {
     func string(_ value: String) {
         separate()
         appendString(value)
+    }
+
+    /// A string known at compile time, which needs no escaping.
+    func string(constant value: StaticString) {
+        separate()
+        appendQuoted(value)
     }
 
     /// A string given as UTF-8 bytes.
@@ -170,6 +174,25 @@ final class JSONWriter {
         count += bytes.count
     }
 
+    /// Writes a string literal between quotes, straight from its bytes: the literals this type
+    /// is given are ASCII and need no escaping.
+    @inline(__always)
+    private func appendQuoted(_ literal: StaticString) {
+        guard literal.hasPointerRepresentation else {
+            // A literal of one Unicode scalar.
+            append(UInt8(ascii: "\""))
+            literal.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+            append(UInt8(ascii: "\""))
+            return
+        }
+        let length = literal.utf8CodeUnitCount
+        reserve(length + 2)
+        storage.storeBytes(of: UInt8(ascii: "\""), toByteOffset: count, as: UInt8.self)
+        (storage + count + 1).copyMemory(from: literal.utf8Start, byteCount: length)
+        storage.storeBytes(of: UInt8(ascii: "\""), toByteOffset: count + length + 1, as: UInt8.self)
+        count += length + 2
+    }
+
     private func push() {
         precondition(depth < 64, "JSON nested deeper than 64 levels")
         depth += 1
@@ -181,6 +204,7 @@ final class JSONWriter {
         needsComma >>= 1
     }
 
+    @inline(__always)
     fileprivate func separate() {
         if pendingKey {
             pendingKey = false
@@ -212,20 +236,50 @@ final class JSONWriter {
     }
 
     private func appendUTF8(_ buffer: UnsafeRawBufferPointer) {
-        reserve(buffer.count + 2)
-        append(UInt8(ascii: "\""))
-        // Most strings need no escaping: copy them in one go.
-        var clean = true
-        for byte in buffer where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            clean = false
-            break
-        }
-        if clean {
-            append(buffer)
-        } else {
+        // Most strings need no escaping: copy them in one go, between quotes.
+        guard !Self.needsEscaping(buffer) else {
+            append(UInt8(ascii: "\""))
             for byte in buffer { appendEscaped(byte) }
+            append(UInt8(ascii: "\""))
+            return
         }
-        append(UInt8(ascii: "\""))
+        let length = buffer.count
+        reserve(length + 2)
+        let start = storage + count
+        start.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        if let base = buffer.baseAddress { (start + 1).copyMemory(from: base, byteCount: length) }
+        start.storeBytes(of: UInt8(ascii: "\""), toByteOffset: length + 1, as: UInt8.self)
+        count += length + 2
+    }
+
+    /// Whether `buffer` holds a byte that JSON escapes: a control character, `"` or `\`.
+    ///
+    /// Tests eight bytes at a time: a byte below 0x20, and a byte equal to a given one after an
+    /// exclusive or, is a byte below a bound, which a subtraction shows in its high bit.
+    static func needsEscaping(_ buffer: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func flagged(_ word: UInt64) -> Bool {
+            func below(_ value: UInt64, _ bound: UInt64) -> UInt64 {
+                (value &- ones &* bound) & ~value & highs
+            }
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            return below(word, 0x20) | below(quote, 1) | below(backslash, 1) != 0
+        }
+        guard buffer.count >= 8 else {
+            for byte in buffer where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return true
+            }
+            return false
+        }
+        var offset = 0
+        while offset + 8 < buffer.count {
+            if flagged(buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
+            offset += 8
+        }
+        // The last eight bytes, overlapping the words already tested.
+        return flagged(buffer.loadUnaligned(fromByteOffset: buffer.count - 8, as: UInt64.self))
     }
 
     private func appendEscaped(_ byte: UInt8) {
