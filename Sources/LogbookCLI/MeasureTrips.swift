@@ -26,13 +26,27 @@ extension LogbookCommand {
         @Flag(help: "Measure only the memory per object: of the projection, of models, of models once read.")
         var memory = false
 
+        @Flag(
+            help:
+                "Measure only opening the store, fetching every trip and reading every attribute of it and of the models it reaches, as the benchmark's W2 does."
+        )
+        var load = false
+
         func validate() throws {
             if memory && store == nil { throw ValidationError("--memory measures an existing store: give --store") }
+            if load && store == nil { throw ValidationError("--load measures an existing store: give --store") }
         }
 
         func run() throws {
             if memory, let store {
                 try Self.measureMemory(store: URL(fileURLWithPath: store))
+                return
+            }
+            if load, let store {
+                let start = Date()
+                let (loaded, objects, characters) = try Self.openAndLoad(store: URL(fileURLWithPath: store))
+                withExtendedLifetime(loaded) {}
+                print("open, fetch, touch: \(Date().timeIntervalSince(start)) s, \(objects) objects, \(characters) characters")
                 return
             }
             let url =
@@ -77,6 +91,35 @@ extension LogbookCommand {
                 tripsPerSave: 1_000,
                 appendingItems: true
             )
+        }
+
+        /// Opens the store, fetches every trip and reads every attribute of each trip, of its
+        /// bucket-list items and of its accommodation.
+        ///
+        /// - Returns: What was loaded, which the caller lets go of outside the function (as the
+        ///   benchmark does outside its time), the objects reached, and the characters of the
+        ///   strings read.
+        static func openAndLoad(store: URL) throws -> (loaded: Any, objects: Int, characters: Int) {
+            let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: store))
+            let context = ModelContext(container)
+            let trips = try context.fetch(FetchDescriptor<Trip>())
+            var objects = 0
+            var characters = 0
+            for trip in trips {
+                objects += 1
+                characters += trip.name.utf8.count + trip.destination.utf8.count
+                characters += Int(trip.startDate.timeIntervalSince1970 - trip.endDate.timeIntervalSince1970) & 1
+                for item in trip.bucketList ?? [] {
+                    objects += 1
+                    characters += item.title.utf8.count + item.details.utf8.count
+                    characters += (item.hasReservation ? 1 : 0) + (item.isInPlan ? 1 : 0)
+                }
+                if let accommodation = trip.livingAccommodation {
+                    objects += 1
+                    characters += accommodation.address.utf8.count + accommodation.placeName.utf8.count
+                }
+            }
+            return ((container, context, trips), objects, characters)
         }
 
         /// The resident memory each stage adds, per object: opening the store (the projection),
