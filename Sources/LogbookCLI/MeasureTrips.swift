@@ -46,7 +46,8 @@ extension LogbookCommand {
                 let start = Date()
                 let (loaded, objects, characters) = try Self.openAndLoad(store: URL(fileURLWithPath: store))
                 withExtendedLifetime(loaded) {}
-                print("open, fetch, touch: \(Date().timeIntervalSince(start)) s, \(objects) objects, \(characters) characters")
+                let seconds = Date().timeIntervalSince(start)
+                print("open, fetch, touch: \(seconds) s, \(objects) objects, \(characters) characters")
                 return
             }
             let url =

@@ -117,6 +117,16 @@ struct ChangeTrackingTests {
         #expect(trip._$observationRegistrar.isCreated)
     }
 
+    @Test func theRegistrarIsReachedInPlaceWithThisToolchain() {
+        // Not something a user sees, but the reason reads are cheap: with another layout of
+        // `ObservationRegistrar?` the unwrapping path takes over, correct but slower.
+        #expect(_$ModelObservationRegistrar.InPlace.nilBits != nil)
+        let trip = makeTrip()
+        #expect(!trip._$observationRegistrar.isCreated)
+        _ = trip.name
+        #expect(trip._$observationRegistrar.isCreated)
+    }
+
     @Test func everyObserverOfAModelFirstObservedLateIsTold() {
         let trip = makeTrip()
         trip.name = "Porto"  // before any registrar: nobody to tell
