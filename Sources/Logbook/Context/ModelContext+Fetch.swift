@@ -228,9 +228,12 @@ extension ModelContext {
             let objects = table.identifiersInOrder()
             models.reserveCapacity(objects.count)
             var values: [AttributeValue] = []
-            try withUnsafePointer(to: table) { table in
+            try table.values.withUnsafeBufferPointer { rows in
+                let width = table.width
                 for (id, slot) in objects {
-                    models.append(try materialize(T.self, id, slot: slot, of: table, mapping: mapping, values: &values))
+                    models.append(
+                        try materialize(T.self, id, slot: slot, of: rows, width: width, mapping: mapping, values: &values)
+                    )
                 }
             }
         }
@@ -250,8 +253,10 @@ extension ModelContext {
         defer { scratchValues = values }
         let found = store.read { state in
             guard let slot = state.projection.slot(mapping.table, id) else { return false }
-            state.projection.withTable(mapping.table) {
-                Self.fillPropertyValues(&values, slot, of: $0, mapping: mapping)
+            state.projection.withTable(mapping.table) { table in
+                table.pointee.values.withUnsafeBufferPointer {
+                    Self.fillPropertyValues(&values, slot, of: $0, width: table.pointee.width, mapping: mapping)
+                }
             }
             return true
         }
@@ -266,8 +271,13 @@ extension ModelContext {
         return try open(type)
     }
 
-    /// The objects `id` refers to through a relationship of its table, made from their rows,
-    /// which are read from the store at once.
+    /// The objects `id` refers to through a relationship of its table, registered or made from
+    /// their rows.
+    ///
+    /// The targets and their slots are read under the store's lock, with the target table's
+    /// array of values (shared, not copied); the models are made outside the lock, since a
+    /// model's initializer may fetch. The buffers of targets and values are the context's,
+    /// reused from one call to the next.
     func materializeRelated<Target: PersistentModel>(
         _: Target.Type,
         of id: UInt64,
@@ -275,41 +285,42 @@ extension ModelContext {
         relationship: Int
     ) -> [any PersistentModel] {
         let targetMapping = mapping(for: Target.self)
-        let width = targetMapping.slots.count
-        // Under the lock, the live targets, and the stored values of those not registered yet,
-        // one after the other in a single array (`offset` is where a target's begin, or -1); the
-        // models are made outside it, from one buffer refilled for each.
-        let (found, stored) = store.read { state -> ([(id: UInt64, offset: Int)], [AttributeValue]) in
-            let targets = state.projection.targets(table, id, relationship)
-            var found: [(id: UInt64, offset: Int)] = []
-            found.reserveCapacity(targets.count)
-            var stored: [AttributeValue] = []
-            for target in targets {
-                guard let slot = state.projection.slot(targetMapping.table, target) else { continue }
-                if self.registry[target] != nil {
-                    found.append((target, -1))
-                    continue
-                }
-                if stored.isEmpty { stored.reserveCapacity(width * targets.count) }
-                found.append((target, stored.count))
-                state.projection.withTable(targetMapping.table) { table in
-                    Self.appendPropertyValues(&stored, slot, of: table, mapping: targetMapping)
+        var found: [(id: UInt64, slot: Int)] = []
+        swap(&found, &scratchTargets)
+        defer {
+            found.removeAll(keepingCapacity: true)
+            scratchTargets = found
+        }
+        let targetRows = store.read { state -> (values: [AttributeValue], width: Int)? in
+            guard let slot = state.projection.slot(table, id) else { return nil }
+            state.projection.withTable(table) { source in
+                EntityTable.forEachTarget(in: source, slot, relationship) { target in
+                    if let targetSlot = state.projection.slot(targetMapping.table, target) {
+                        found.append((target, targetSlot))
+                    }
                 }
             }
-            return (found, stored)
+            guard !found.isEmpty else { return nil }
+            return state.projection.withTable(targetMapping.table) { ($0.pointee.values, $0.pointee.width) }
         }
-        var values = [AttributeValue].filled(with: .null, count: stored.isEmpty ? 0 : width)
+        guard let targetRows else { return [] }
+        var values: [AttributeValue] = []
+        swap(&values, &scratchValues)
+        defer { scratchValues = values }
         var models: [any PersistentModel] = []
         models.reserveCapacity(found.count)
-        for target in found {
-            if let registered = registered(target.id, as: Target.self) {
-                models.append(registered)
-                continue
-            }
-            guard target.offset >= 0 else { continue }
-            for property in 0..<width { values[property] = stored[target.offset + property] }
-            if let model = try? make(Target.self, target.id, values: values, mapping: targetMapping) {
-                models.append(model)
+        targetRows.values.withUnsafeBufferPointer { rows in
+            for target in found {
+                let made = try? materialize(
+                    Target.self,
+                    target.id,
+                    slot: target.slot,
+                    of: rows,
+                    width: targetRows.width,
+                    mapping: targetMapping,
+                    values: &values
+                )
+                if let made { models.append(made) }
             }
         }
         return models
@@ -325,12 +336,13 @@ extension ModelContext {
         _ type: T.Type,
         _ id: UInt64,
         slot: Int,
-        of table: UnsafePointer<EntityTable>,
+        of rows: UnsafeBufferPointer<AttributeValue>,
+        width: Int,
         mapping: EntityMapping,
         values: inout [AttributeValue]
     ) throws -> T {
         if let registered = registered(id, as: T.self) { return registered }
-        Self.fillPropertyValues(&values, slot, of: table, mapping: mapping)
+        Self.fillPropertyValues(&values, slot, of: rows, width: width, mapping: mapping)
         return try make(T.self, id, values: values, mapping: mapping)
     }
 
@@ -343,42 +355,31 @@ extension ModelContext {
         mapping: EntityMapping
     ) -> [AttributeValue] {
         var values: [AttributeValue] = []
-        fillPropertyValues(&values, slot, of: table, mapping: mapping)
+        table.pointee.values.withUnsafeBufferPointer {
+            fillPropertyValues(&values, slot, of: $0, width: table.pointee.width, mapping: mapping)
+        }
         return values
     }
 
     /// Puts the stored attribute values of the object in `slot` into `values`, by property index
     /// (`null` for relationships), reusing its storage.
+    ///
+    /// - Parameters:
+    ///   - rows: A table's attribute values, `width` per object (``EntityTable/values``).
     @inline(__always)
     private static func fillPropertyValues(
         _ values: inout [AttributeValue],
         _ slot: Int,
-        of table: UnsafePointer<EntityTable>,
+        of rows: UnsafeBufferPointer<AttributeValue>,
+        width: Int,
         mapping: EntityMapping
     ) {
         // Relationships stay `null`: only attributes are ever written below.
         if values.count != mapping.slots.count { values = .filled(with: .null, count: mapping.slots.count) }
+        let row = slot * width
         for (property, place) in mapping.slots.enumerated() {
             if case .attribute(let attribute) = place {
-                values[property] = EntityTable.value(in: table, slot, attribute)
-            }
-        }
-    }
-
-    /// Appends the stored attribute values of the object in `slot` to `values`, by property
-    /// index (`null` for relationships).
-    @inline(__always)
-    private static func appendPropertyValues(
-        _ values: inout [AttributeValue],
-        _ slot: Int,
-        of table: UnsafePointer<EntityTable>,
-        mapping: EntityMapping
-    ) {
-        for place in mapping.slots {
-            if case .attribute(let attribute) = place {
-                values.append(EntityTable.value(in: table, slot, attribute))
-            } else {
-                values.append(.null)
+                values[property] = rows[row + attribute]
             }
         }
     }

@@ -102,6 +102,10 @@ public final class ModelContext {
     /// that the next one reuses the storage. Taken out while in use, so that a model's
     /// initializer that fetches again (a `@Transient` default) gets storage of its own.
     @exclusivity(unchecked) var scratchValues: [AttributeValue] = []
+    /// The targets, with their slots, of the last relationship loaded
+    /// (``materializeRelated(_:of:table:relationship:)``), kept and taken out like
+    /// ``scratchValues``.
+    @exclusivity(unchecked) var scratchTargets: [(id: UInt64, slot: Int)] = []
     /// The store generation the registered objects reflect.
     var seenGeneration: UInt64
     /// The mapping of each model type used so far, by the type's identity: a schema has a

@@ -15,13 +15,6 @@ extension EntityTable {
         values[slot &* width &+ attribute]
     }
 
-    /// ``value(_:_:)`` through a pointer to the table: only its stored properties are read, where
-    /// a method call on `pointee` would copy the table.
-    @inline(__always)
-    static func value(in table: UnsafePointer<EntityTable>, _ slot: Int, _ attribute: Int) -> AttributeValue {
-        table.pointee.values[slot &* table.pointee.width &+ attribute]
-    }
-
     /// The targets of a relationship of the object in `slot`: zero or one for a to-one
     /// relationship.
     @inline(__always)
@@ -29,6 +22,24 @@ extension EntityTable {
         if isToMany[relationship] { return toMany[relationship][slot] }
         let target = toOne[relationship][slot]
         return target == 0 ? [] : [target]
+    }
+
+    /// Calls `body` with each target of a relationship of the object in `slot` of `table`, in
+    /// order, without making an array of them. Static, over a pointer, reading only stored
+    /// properties: a method called on `pointee` would copy the table first.
+    @inline(__always)
+    package static func forEachTarget(
+        in table: UnsafePointer<EntityTable>,
+        _ slot: Int,
+        _ relationship: Int,
+        _ body: (UInt64) -> Void
+    ) {
+        if table.pointee.isToMany[relationship] {
+            for target in table.pointee.toMany[relationship][slot] { body(target) }
+        } else {
+            let target = table.pointee.toOne[relationship][slot]
+            if target != 0 { body(target) }
+        }
     }
 
     /// The identifiers of the live objects, in ascending order, each with its slot.
