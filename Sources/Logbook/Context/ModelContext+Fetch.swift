@@ -231,9 +231,16 @@ extension ModelContext {
             try table.values.withUnsafeBufferPointer { rows in
                 let width = table.width
                 for (id, slot) in objects {
-                    models.append(
-                        try materialize(T.self, id, slot: slot, of: rows, width: width, mapping: mapping, values: &values)
+                    let model = try materialize(
+                        T.self,
+                        id,
+                        slot: slot,
+                        of: rows,
+                        width: width,
+                        mapping: mapping,
+                        values: &values
                     )
+                    models.append(model)
                 }
             }
         }
