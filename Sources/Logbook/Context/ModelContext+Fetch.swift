@@ -381,8 +381,12 @@ extension ModelContext {
         width: Int,
         mapping: EntityMapping
     ) {
-        // Relationships stay `null`: only attributes are ever written below.
-        if values.count != mapping.slots.count { values = .filled(with: .null, count: mapping.slots.count) }
+        // Relationships stay `null`: only attributes are ever written below. A buffer last used
+        // for another entity is refilled in place, keeping its storage.
+        if values.count != mapping.slots.count {
+            values.removeAll(keepingCapacity: true)
+            values.append(contentsOf: repeatElement(.null, count: mapping.slots.count))
+        }
         let row = slot * width
         for (property, place) in mapping.slots.enumerated() {
             if case .attribute(let attribute) = place {

@@ -140,7 +140,7 @@ extension RelationshipShape where Value == [Target] {
             isToMany: true,
             isOptional: false,
             models: { existentials($0) },
-            value: { models in models.map { cast($0, to: Target.self) } }
+            value: { models in typed(models, as: Target.self) }
         )
     }
 }
@@ -154,7 +154,7 @@ extension RelationshipShape where Value == [Target]? {
                 guard let value else { return [] }
                 return existentials(value)
             },
-            value: { models in models.map { cast($0, to: Target.self) } }
+            value: { models in typed(models, as: Target.self) }
         )
     }
 }
@@ -177,6 +177,16 @@ func existentials<Target: PersistentModel>(_ models: [Target]) -> [any Persisten
 func existentials<Target: PersistentModel>(_ model: Target?) -> [any PersistentModel] {
     guard let model else { return [] }
     return [model]
+}
+
+/// Related models as the target type, element by element: `map` here, in code that is not
+/// specialised, went through the generic collection machinery for every element.
+@inline(__always)
+func typed<Target: PersistentModel>(_ models: [any PersistentModel], as _: Target.Type) -> [Target] {
+    var result: [Target] = []
+    result.reserveCapacity(models.count)
+    for model in models { result.append(cast(model, to: Target.self)) }
+    return result
 }
 
 /// A related model as the target type.
