@@ -73,7 +73,6 @@ extension ModelContext {
         _ projection: Projection
     ) throws {
         batch.insertRanges.reserveCapacity(inserts.count)
-        batch.insertIdentifiers.reserveCapacity(inserts.count)
         for model in inserts {
             try encodeInsert(model, schemaNumber: schemaNumber, into: &batch)
         }
@@ -210,7 +209,8 @@ extension ModelContext {
         let id = try identify(model)
         let mapping = mapping(of: model)
         let entityName = mapping.entityName
-        var toOne: [Event.Reference] = []
+        // The to-one references the insert carries: property, relationship, target.
+        var toOne: [(property: Int, relationship: Int, target: UInt64)] = []
         for property in mapping.relationshipProperties {
             guard case .relationship(let index) = mapping.slots[property] else { continue }
             let link = mapping.links[index]
@@ -230,17 +230,19 @@ extension ModelContext {
                     )
                 )
             } else if let target = targets.first {
-                let reference = Event.Reference(mapping.propertyNames[property], target)
                 // Identifiers grow in insertion order: a smaller one is stored or inserted before.
                 if target < id {
-                    toOne.append(reference)
+                    toOne.append((property, index, target))
                 } else {
+                    let reference = Event.Reference(mapping.propertyNames[property], target)
                     batch.events.append(.update(.init(entity: entityName, id: id, attributes: [], toOne: [reference])))
                 }
             }
         }
-        // Attributes in declaration order, as the model type lists them.
-        try batch.appendInsert(id: id) { writer in
+        // Attributes in declaration order, as the model type lists them; each value is both
+        // written and recorded for the projection.
+        try batch.appendInsert { writer, recorder in
+            recorder.begin(table: mapping.table, id: id)
             try EventCodec.writeInsert(
                 schemaNumber: schemaNumber,
                 entity: mapping.encodedEntityName,
@@ -248,16 +250,26 @@ extension ModelContext {
                 attributeCount: mapping.attributeProperties.count,
                 attributes: { writer in
                     for property in mapping.attributeProperties {
-                        EventCodec.writeField(
-                            mapping.encodedPropertyNames[property],
-                            try mapping.attribute(model, property),
-                            into: &writer
-                        )
+                        guard case .attribute(let attribute) = mapping.slots[property] else { continue }
+                        let value = try mapping.attribute(model, property)
+                        EventCodec.writeField(mapping.encodedPropertyNames[property], value, into: &writer)
+                        recorder.attribute(attribute, value)
                     }
                 },
-                toOne: toOne,
+                referenceCount: toOne.count,
+                references: { writer in
+                    for reference in toOne {
+                        EventCodec.writeReference(
+                            mapping.encodedPropertyNames[reference.property],
+                            reference.target,
+                            into: &writer
+                        )
+                        recorder.reference(reference.relationship, reference.target)
+                    }
+                },
                 into: &writer
             )
+            recorder.end()
         }
     }
 

@@ -219,17 +219,19 @@ final class Store: Sendable {
         var payload = BatchPayload(capacity: 64 << 10)
         /// Where each insert's bytes are in `payload`.
         var insertRanges: [Range<Int>] = []
-        /// Each insert's identifier.
-        var insertIdentifiers: [UInt64] = []
         /// The events that follow the inserts.
         var events: [Event] = []
+        /// Each insert as the projection applies it: the commit applies them from their values
+        /// rather than decoding their bytes.
+        let direct = DirectInserts()
 
         var isEmpty: Bool { insertRanges.isEmpty && events.isEmpty }
 
-        /// Appends the insert that `encode` writes.
-        mutating func appendInsert(id: UInt64, _ encode: (inout BinaryWriter) throws -> Void) rethrows {
-            insertRanges.append(try payload.appendEvent(encode))
-            insertIdentifiers.append(id)
+        /// Appends the insert that `encode` writes, and records it for the projection with
+        /// what `encode` gives the recorder between `begin(table:id:)` and `end()`.
+        mutating func appendInsert(_ encode: (inout BinaryWriter, DirectInserts) throws -> Void) rethrows {
+            let recorder = direct
+            insertRanges.append(try payload.appendEvent { try encode(&$0, recorder) })
         }
     }
 
@@ -290,21 +292,12 @@ final class Store: Sendable {
             state.lastSchemaNumber = max(state.lastSchemaNumber, schemaNumber)
             // Only the inserts an upsert folded into another object are listed.
             var survivors: [UInt64: UInt64] = [:]
-            try batch.payload.bytes.withUnsafeBytes { payload in
-                for (range, id) in zip(batch.insertRanges, batch.insertIdentifiers) {
-                    let bytes = UnsafeRawBufferPointer(rebasing: payload[range])
-                    if let survivor = state.projection.applyInsertKeepingSurvivor(bytes) {
-                        if id != survivor { survivors[id] = survivor }
-                        continue
-                    }
-                    // A value the shortcut does not take (a UUID, data, an array): in full.
-                    let envelope = try EventCodec.decode([UInt8](bytes))
-                    if case .insert(let insert) = envelope.event, let result = state.projection.apply(envelope.event),
-                        result != insert.id
-                    {
-                        survivors[insert.id] = result
-                    }
-                }
+            // Each insert from the values it was encoded from, not by decoding its bytes.
+            precondition(batch.direct.heads.count == batch.insertRanges.count, "an insert was not recorded")
+            for index in batch.direct.heads.indices {
+                let id = batch.direct.heads[index].id
+                let survivor = state.projection.applyInsert(batch.direct, at: index)
+                if id != survivor { survivors[id] = survivor }
             }
             for event in batch.events {
                 _ = state.projection.apply(event)

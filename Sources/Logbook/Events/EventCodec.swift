@@ -173,7 +173,8 @@ package enum EventCodec {
         id: UInt64,
         attributeCount: Int,
         attributes: (inout BinaryWriter) throws -> Void,
-        toOne: [Event.Reference],
+        referenceCount: Int,
+        references: (inout BinaryWriter) -> Void,
         into writer: inout BinaryWriter
     ) rethrows {
         writer.write(Kind.insert.rawValue)
@@ -182,7 +183,16 @@ package enum EventCodec {
         writer.writeVarint(id)
         writer.writeVarint(UInt64(attributeCount))
         try attributes(&writer)
-        writeReferences(toOne, into: &writer)
+        writer.writeVarint(UInt64(referenceCount))
+        references(&writer)
+    }
+
+    /// Writes one to-one reference of an insert, to a model: its relationship's name and the
+    /// target.
+    static func writeReference(_ name: EncodedString, _ target: UInt64, into writer: inout BinaryWriter) {
+        writer.writeString(name)
+        writer.write(1)
+        writer.writeVarint(target)
     }
 
     /// Writes one attribute of an insert or update: its name and value.

@@ -25,36 +25,21 @@ extension Projection {
             bytes,
             head: { head in
                 guard !head.isUpdate, head.id != 0, let table = table(matching: head.entity) else { return false }
-                insert.table = table
-                insert.id = head.id
-                insert.slot = tables[table].reserveSlot()
+                begin(&insert, table: table, id: head.id)
                 return true
             },
             attribute: { name, value in
                 defer { insert.position += 1 }
                 guard let attribute = tables[insert.table].attribute(named: name, at: insert.position) else { return }
-                let stored: AttributeValue
                 switch value {
-                case .scalar(let scalar): stored = scalar
-                case .string(let text): stored = .string(String(decoding: text, as: UTF8.self))
+                case .scalar(let scalar): set(&insert, attribute, scalar)
+                case .string(let text): set(&insert, attribute, .string(String(decoding: text, as: UTF8.self)))
                 }
-                tables[insert.table].setValue(stored, insert.slot, attribute)
-                insert.written.insert(attribute)
             },
             reference: { name, target in
                 if !insert.isPlaced { place(&insert) }
                 guard let relationship = tables[insert.table].relationship(named: name) else { return }
-                if insert.survivor != insert.id {
-                    // An upsert sets the to-one relationships the insert names, and only those.
-                    guard let target else { return }
-                    setToOne(insert.table, insert.survivor, relationship, resolve(target))
-                } else if let target, tables[insert.table].toOneTarget(insert.slot, relationship) == 0,
-                    !links[insert.table][relationship].isToMany
-                {
-                    setFreshToOne(insert.table, insert.id, insert.slot, relationship, resolve(target))
-                } else {
-                    setToOne(insert.table, insert.id, relationship, target.map(resolve))
-                }
+                refer(&insert, relationship, target)
             }
         )
         guard insert.table >= 0 else { return nil }
@@ -68,6 +53,58 @@ extension Projection {
         if !insert.isPlaced { place(&insert) }
         if let sequence { lastSequence = sequence }
         return insert.survivor
+    }
+
+    /// Applies the insert recorded at `index` of `inserts`, from its values: exactly what
+    /// ``applyInsertKeepingSurvivor(_:sequence:)`` does with the bytes encoded from them.
+    ///
+    /// - Returns: The identifier the object ended up with: its own, or that of the object an
+    ///   upsert folded it into.
+    package mutating func applyInsert(_ inserts: DirectInserts, at index: Int) -> UInt64 {
+        let head = inserts.heads[index]
+        var insert = InsertInProgress()
+        begin(&insert, table: head.table, id: head.id)
+        for position in head.attributes {
+            set(&insert, inserts.attributeIndexes[position], inserts.values[position])
+        }
+        for position in head.references {
+            if !insert.isPlaced { place(&insert) }
+            let reference = inserts.references[position]
+            refer(&insert, reference.relationship, reference.target)
+        }
+        if !insert.isPlaced { place(&insert) }
+        return insert.survivor
+    }
+
+    /// Starts an insert of `id` in a reserved slot of `table`.
+    @inline(__always)
+    private mutating func begin(_ insert: inout InsertInProgress, table: Int, id: UInt64) {
+        insert.table = table
+        insert.id = id
+        insert.slot = tables[table].reserveSlot()
+    }
+
+    /// Sets an attribute of the insert's reserved slot.
+    @inline(__always)
+    private mutating func set(_ insert: inout InsertInProgress, _ attribute: Int, _ value: AttributeValue) {
+        tables[insert.table].setValue(value, insert.slot, attribute)
+        insert.written.insert(attribute)
+    }
+
+    /// Sets a to-one reference of the placed insert.
+    @inline(__always)
+    private mutating func refer(_ insert: inout InsertInProgress, _ relationship: Int, _ target: UInt64?) {
+        if insert.survivor != insert.id {
+            // An upsert sets the to-one relationships the insert names, and only those.
+            guard let target else { return }
+            setToOne(insert.table, insert.survivor, relationship, resolve(target))
+        } else if let target, tables[insert.table].toOneTarget(insert.slot, relationship) == 0,
+            !links[insert.table][relationship].isToMany
+        {
+            setFreshToOne(insert.table, insert.id, insert.slot, relationship, resolve(target))
+        } else {
+            setToOne(insert.table, insert.id, relationship, target.map(resolve))
+        }
     }
 
     /// An insert read from bytes: where its values went, and what became of it.

@@ -1,0 +1,59 @@
+/// The inserts of a batch as the projection applies them, recorded while they are encoded: a
+/// save applies its own inserts from these values instead of decoding the bytes it has just
+/// written. A replay still reads the bytes; both end in the same rows
+/// (``Projection/applyInsert(_:at:)``).
+///
+/// Flat, so that a batch of thousands of inserts makes a handful of arrays rather than two per
+/// insert. A class, so that the encoder can fill it while it writes the batch's bytes. Not
+/// thread-safe: one save fills and applies it, under the store's lock.
+package final class DirectInserts {
+    /// One insert: its table, its identifier, and where its attributes and to-one references
+    /// are in the flat arrays.
+    package struct Head {
+        package let table: Int
+        package let id: UInt64
+        package let attributes: Range<Int>
+        package let references: Range<Int>
+    }
+
+    // Unchecked: every access is a single step that calls out to nothing.
+    @exclusivity(unchecked) package private(set) var heads: [Head] = []
+    @exclusivity(unchecked) private(set) var attributeIndexes: [Int] = []
+    @exclusivity(unchecked) private(set) var values: [AttributeValue] = []
+    @exclusivity(unchecked) private(set) var references: [(relationship: Int, target: UInt64)] = []
+
+    @exclusivity(unchecked) private var open: (table: Int, id: UInt64, attributes: Int, references: Int)?
+
+    package init() {}
+
+    /// Starts recording the insert of `id` into `table`.
+    package func begin(table: Int, id: UInt64) {
+        precondition(open == nil, "an insert is being recorded already")
+        open = (table, id, values.count, references.count)
+    }
+
+    /// Records the value of the table's attribute at `index`, in the order the event lists it.
+    package func attribute(_ index: Int, _ value: AttributeValue) {
+        attributeIndexes.append(index)
+        values.append(value)
+    }
+
+    /// Records a to-one reference that the event carries, after its attributes.
+    package func reference(_ relationship: Int, _ target: UInt64) {
+        references.append((relationship, target))
+    }
+
+    /// Ends the insert begun last.
+    package func end() {
+        guard let open else { preconditionFailure("no insert is being recorded") }
+        heads.append(
+            Head(
+                table: open.table,
+                id: open.id,
+                attributes: open.attributes..<values.count,
+                references: open.references..<references.count
+            )
+        )
+        self.open = nil
+    }
+}
