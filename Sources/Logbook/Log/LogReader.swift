@@ -57,6 +57,8 @@ package struct BatchCursor {
         if current == nil {
             guard try openSegment(containing: start) else { return nil }
         }
+        // The damage offset already read again once a later segment existed (see below).
+        var rereadAt: Int64?
         while let (segment, scannerNow) = current {
             var scanner = scannerNow
             let step = try scanner.next(.decode(from: start))
@@ -84,7 +86,16 @@ package struct BatchCursor {
                 guard let later else { return nil }
                 try moveTo(later)
             case .damaged(let damage):
-                let later = try reader.segments().contains { $0.firstSequence > segment.firstSequence }
+                let later = try laterSegment(after: segment) != nil
+                if later, damage.reason.couldBeTornWrite, rereadAt != damage.offset {
+                    // The batch may have been read while the writer was still writing it, and the
+                    // writer may have rolled over to a new segment since. It never appends to a
+                    // segment once a later one exists, so a second read is final.
+                    rereadAt = damage.offset
+                    try scanner.refreshSize()
+                    current = (segment, scanner)
+                    continue
+                }
                 if !later, damage.reason.couldBeTornWrite {
                     var probe = scanner
                     if try !probe.soundBatchFollows(after: damage.offset) {
