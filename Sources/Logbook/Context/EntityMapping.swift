@@ -62,6 +62,14 @@ final class EntityMapping {
             isToMany: Bool,
             target: any PersistentModel.Type
         )
+        /// A to-one relationship, which also reads and writes its model alone.
+        case toOne(
+            read: (any PersistentModel) -> [any PersistentModel],
+            write: (any PersistentModel, [any PersistentModel], _ observed: Bool) -> Void,
+            readOne: (any PersistentModel) -> (any PersistentModel)?,
+            writeOne: (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void,
+            target: any PersistentModel.Type
+        )
     }
 
     init<Model: PersistentModel>(_ type: Model.Type, projection: Projection) {
@@ -101,6 +109,21 @@ final class EntityMapping {
                 return .attribute(read: { model in try read(unsafeDowncast(model, to: Model.self)) })
             case .relationship(let access):
                 let (read, write, observedWrite) = (access.read, access.write, access.observedWrite)
+                if let toOne = access.toOne {
+                    let (readOne, writeOne) = (toOne.read, toOne.write)
+                    return .toOne(
+                        read: { model in read(unsafeDowncast(model, to: Model.self)) },
+                        write: { model, related, observed in
+                            let model = unsafeDowncast(model, to: Model.self)
+                            if observed { observedWrite(model, related) } else { write(model, related) }
+                        },
+                        readOne: { model in readOne(unsafeDowncast(model, to: Model.self)) },
+                        writeOne: { model, related, observed in
+                            writeOne(unsafeDowncast(model, to: Model.self), related, observed)
+                        },
+                        target: access.targetType
+                    )
+                }
                 return .relationship(
                     read: { model in read(unsafeDowncast(model, to: Model.self)) },
                     write: { model, related, observed in
@@ -160,19 +183,37 @@ extension EntityMapping {
 
     /// The related models as `model` holds them now, without loading a fault.
     func related(_ model: any PersistentModel, _ property: Int) -> [any PersistentModel] {
-        guard case .relationship(let read, _, _, _) = accessors[property] else {
-            preconditionFailure("property \(property) of \(entityName) is not a relationship")
+        switch accessors[property] {
+        case .relationship(let read, _, _, _), .toOne(let read, _, _, _, _): return read(model)
+        case .attribute: preconditionFailure("property \(property) of \(entityName) is not a relationship")
         }
-        return read(model)
     }
 
     /// Sets the related models of `model`, through the observation registrar when `observed`,
     /// without recording a change.
     func setRelated(_ model: any PersistentModel, _ property: Int, _ models: [any PersistentModel], observed: Bool) {
-        guard case .relationship(_, let write, _, _) = accessors[property] else {
-            preconditionFailure("property \(property) of \(entityName) is not a relationship")
+        switch accessors[property] {
+        case .relationship(_, let write, _, _), .toOne(_, let write, _, _, _): write(model, models, observed)
+        case .attribute: preconditionFailure("property \(property) of \(entityName) is not a relationship")
         }
-        write(model, models, observed)
+    }
+
+    /// The model a to-one relationship at a property index of `model` holds, without an array.
+    func relatedOne(_ model: any PersistentModel, _ property: Int) -> (any PersistentModel)? {
+        guard case .toOne(_, _, let readOne, _, _) = accessors[property] else {
+            preconditionFailure("property \(property) of \(entityName) is not a to-one relationship")
+        }
+        return readOne(model)
+    }
+
+    /// Sets the model of a to-one relationship, as ``setRelated(_:_:_:observed:)`` does,
+    /// without an array.
+    func setRelatedOne(_ model: any PersistentModel, _ property: Int, _ related: (any PersistentModel)?, observed: Bool)
+    {
+        guard case .toOne(_, _, _, let writeOne, _) = accessors[property] else {
+            preconditionFailure("property \(property) of \(entityName) is not a to-one relationship")
+        }
+        writeOne(model, related, observed)
     }
 
     /// Whether the relationship at a property index is to-many.
@@ -183,8 +224,10 @@ extension EntityMapping {
 
     /// The model type a relationship at a property index leads to.
     func targetType(_ property: Int) -> (any PersistentModel.Type)? {
-        guard case .relationship(_, _, _, let target) = accessors[property] else { return nil }
-        return target
+        switch accessors[property] {
+        case .relationship(_, _, _, let target), .toOne(_, _, _, _, let target): return target
+        case .attribute: return nil
+        }
     }
 }
 

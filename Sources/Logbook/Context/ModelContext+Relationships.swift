@@ -22,6 +22,42 @@ extension ModelContext: ModelObserver {
         for target in added { add(model, to: target, inverse, partnerProperty: index) }
     }
 
+    func model<Target: PersistentModel>(
+        _ model: any PersistentModel,
+        didSetToMany index: Int,
+        from oldValue: [Target],
+        to newValue: [Target]
+    ) {
+        // One model appended to the models there were: the change `append` makes. Compared
+        // through buffers, by identity: this code is not specialised, and the generic
+        // sequence algorithms (`zip`, `allSatisfy`, `last`) looked up type metadata on every
+        // call.
+        if Self.isAppend(of: oldValue, in: newValue) {
+            let appended: any PersistentModel = newValue[oldValue.count]
+            insertIfNew(appended)
+            guard let inverse = inverseProperty(of: model, index) else { return }
+            add(model, to: appended, inverse, partnerProperty: index)
+            return
+        }
+        self.model(model, didSetRelationship: index, from: existentials(oldValue), to: existentials(newValue))
+    }
+
+    /// Whether `newValue` is `oldValue` with one more model, not already there, at the end.
+    private static func isAppend<Target: PersistentModel>(of oldValue: [Target], in newValue: [Target]) -> Bool {
+        let count = oldValue.count
+        guard newValue.count == count + 1 else { return false }
+        return newValue.withUnsafeBufferPointer { new in
+            oldValue.withUnsafeBufferPointer { old in
+                let appended = ObjectIdentifier(new[count])
+                for position in 0..<count {
+                    let kept = ObjectIdentifier(old[position])
+                    if kept != ObjectIdentifier(new[position]) || kept == appended { return false }
+                }
+                return true
+            }
+        }
+    }
+
     /// The models of `models` that `others` does not hold. Most changes append to a short array,
     /// where comparing identities in place costs less than building a set for every append.
     private static func models(
@@ -65,20 +101,31 @@ extension ModelContext: ModelObserver {
         noteRelationshipChange(target, property)
     }
 
+    /// The model a to-one relationship holds, loading a fault first.
+    func currentOne(_ model: any PersistentModel, _ property: Int) -> (any PersistentModel)? {
+        if model.inPlace({ $0._$isFaulted(property) }) {
+            model._$storage.faultedProperties.remove(property)
+            resolveFault(of: model, relationship: property)
+        }
+        return mapping(of: model).relatedOne(model, property)
+    }
+
     private func add(
         _ model: any PersistentModel,
         to target: any PersistentModel,
         _ property: Int,
         partnerProperty: Int
     ) {
-        let current = currentRelationship(target, property)
-        if current.contains(where: { $0 === model }) { return }
         let targetMapping = mapping(of: target)
         if targetMapping.isToMany(property) {
+            let current = currentRelationship(target, property)
+            if current.contains(where: { $0 === model }) { return }
             targetMapping.setRelated(target, property, current + [model], observed: true)
         } else {
+            let current = currentOne(target, property)
+            if current === model { return }
             // A to-one side lets go of its previous partner, which loses `target` in turn.
-            if let previous = current.first {
+            if let previous = current {
                 let previousSide = currentRelationship(previous, partnerProperty)
                 mapping(of: previous).setRelated(
                     previous,
@@ -88,7 +135,7 @@ extension ModelContext: ModelObserver {
                 )
                 noteRelationshipChange(previous, partnerProperty)
             }
-            targetMapping.setRelated(target, property, [model], observed: true)
+            targetMapping.setRelatedOne(target, property, model, observed: true)
         }
         noteRelationshipChange(target, property)
     }

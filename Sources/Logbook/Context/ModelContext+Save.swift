@@ -215,28 +215,29 @@ extension ModelContext {
             guard case .relationship(let index) = mapping.slots[property] else { continue }
             let link = mapping.links[index]
             guard link.isRecorded else { continue }
-            let related = mapping.related(model, property)
-            if related.isEmpty { continue }
-            let targets = try related.map(identify)
-            if link.isToMany {
+            if mapping.isToMany(property) {
+                let related = mapping.related(model, property)
+                if related.isEmpty { continue }
                 batch.events.append(
                     .link(
                         .init(
                             entity: entityName,
                             id: id,
                             relationship: mapping.propertyNames[property],
-                            targets: targets
+                            targets: try related.map(identify)
                         )
                     )
                 )
-            } else if let target = targets.first {
-                // Identifiers grow in insertion order: a smaller one is stored or inserted before.
-                if target < id {
-                    toOne.append((property, index, target))
-                } else {
-                    let reference = Event.Reference(mapping.propertyNames[property], target)
-                    batch.events.append(.update(.init(entity: entityName, id: id, attributes: [], toOne: [reference])))
-                }
+                continue
+            }
+            guard let related = mapping.relatedOne(model, property) else { continue }
+            let target = try identify(related)
+            // Identifiers grow in insertion order: a smaller one is stored or inserted before.
+            if target < id {
+                toOne.append((property, index, target))
+            } else {
+                let reference = Event.Reference(mapping.propertyNames[property], target)
+                batch.events.append(.update(.init(entity: entityName, id: id, attributes: [], toOne: [reference])))
             }
         }
         // Attributes in declaration order, as the model type lists them; each value is both
@@ -287,11 +288,12 @@ extension ModelContext {
             case .relationship(let index):
                 let link = mapping.links[index]
                 guard link.isRecorded, !model.inPlace({ $0._$isFaulted(property) }) else { continue }
-                let targets = try mapping.related(model, property).map(identify)
-                if !link.isToMany {
-                    toOne.append(Event.Reference(mapping.propertyNames[property], targets.first))
+                if !mapping.isToMany(property) {
+                    let target = try mapping.relatedOne(model, property).map(identify)
+                    toOne.append(Event.Reference(mapping.propertyNames[property], target))
                     continue
                 }
+                let targets = try mapping.related(model, property).map(identify)
                 let stored = projection.targets(mapping.table, id, index)
                 let added = targets.filter { !stored.contains($0) }
                 let removed = stored.filter { !targets.contains($0) }

@@ -104,6 +104,23 @@ extension _$PropertyBinding {
             observedWrite: { model, models in
                 let value = shape.value(models)
                 model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
+            },
+            toOne: shape.model.flatMap { one in
+                shape.valueOfModel.map { valueOfModel in
+                    RelationshipAccess<Model>.ToOne(
+                        read: { model in one(get(model)) },
+                        write: { model, related, observed in
+                            let value = valueOfModel(related)
+                            if observed {
+                                model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) {
+                                    set(model, value)
+                                }
+                            } else {
+                                set(model, value)
+                            }
+                        }
+                    )
+                }
             }
         )
         return _$PropertyBinding(name: name, kind: .relationship(access))
@@ -117,6 +134,11 @@ struct RelationshipShape<Value, Target: PersistentModel>: Sendable {
     let isOptional: Bool
     let models: @Sendable (Value) -> [any PersistentModel]
     let value: @Sendable ([any PersistentModel]) -> Value
+    /// A to-one relationship's model, without an array; `nil` for the to-many shapes.
+    var model: (@Sendable (Value) -> (any PersistentModel)?)?
+    /// A to-one relationship's value from its model, without an array; `nil` for the to-many
+    /// shapes.
+    var valueOfModel: (@Sendable ((any PersistentModel)?) -> Value)?
 }
 
 extension RelationshipShape where Value == Target? {
@@ -129,7 +151,9 @@ extension RelationshipShape where Value == Target? {
                 precondition(models.count <= 1, "A to-one relationship holds at most one model")
                 guard let model = models.first else { return nil }
                 return cast(model, to: Target.self)
-            }
+            },
+            model: { $0 },
+            valueOfModel: { model in model.map { cast($0, to: Target.self) } }
         )
     }
 }

@@ -128,6 +128,17 @@ struct RelationshipAccess<Model: PersistentModel>: Sendable {
     /// Writes the backing field inside the observation registrar's `withMutation`, without
     /// change tracking.
     let observedWrite: @Sendable (Model, [any PersistentModel]) -> Void
+    /// For a to-one relationship, reading and writing its one model without an array.
+    let toOne: ToOne?
+
+    /// A to-one relationship's model, read and written alone.
+    struct ToOne: Sendable {
+        /// Reads the related model from the backing field, without observation or faults.
+        let read: @Sendable (Model) -> (any PersistentModel)?
+        /// Writes the backing field, inside the registrar's `withMutation` when `observed`,
+        /// without change tracking.
+        let write: @Sendable (Model, (any PersistentModel)?, _ observed: Bool) -> Void
+    }
 
     /// The relationship as declared, with the target's entity name and the explicit inverse's
     /// property name.

@@ -136,11 +136,33 @@ protocol ModelObserver: AnyObject {
         to newValue: [any PersistentModel]
     )
 
+    /// A to-many relationship was set through its property: as
+    /// ``model(_:didSetRelationship:from:to:)``, with the arrays as the property holds them, so
+    /// that the common change, one model appended, is handled without converting them.
+    func model<Target: PersistentModel>(
+        _ model: any PersistentModel,
+        didSetToMany index: Int,
+        from oldValue: [Target],
+        to newValue: [Target]
+    )
+
     /// A faulted relationship is being read: load it with the binding's raw write.
     ///
     /// The fault is already cleared when this is called, so reading the property again here
     /// does not recurse.
     func resolveFault(of model: any PersistentModel, relationship index: Int)
+}
+
+extension ModelObserver {
+    /// By default, the existential form.
+    func model<Target: PersistentModel>(
+        _ model: any PersistentModel,
+        didSetToMany index: Int,
+        from oldValue: [Target],
+        to newValue: [Target]
+    ) {
+        self.model(model, didSetRelationship: index, from: existentials(oldValue), to: existentials(newValue))
+    }
 }
 
 // MARK: - Called by generated accessors
@@ -183,7 +205,8 @@ extension _$ModelStorage {
         to newValue: [Target]
     ) {
         recordChange(model, index)
-        relationshipDidChange(model, index, from: existentials(oldValue), to: existentials(newValue))
+        guard let observer = model.inPlace({ $0.observer }) else { return }
+        observer.model(model, didSetToMany: index, from: oldValue, to: newValue)
     }
 
     /// Not API: records that an optional to-many relationship was set. Called by generated
@@ -195,7 +218,8 @@ extension _$ModelStorage {
         to newValue: [Target]?
     ) {
         recordChange(model, index)
-        relationshipDidChange(model, index, from: existentials(oldValue ?? []), to: existentials(newValue ?? []))
+        guard let observer = model.inPlace({ $0.observer }) else { return }
+        observer.model(model, didSetToMany: index, from: oldValue ?? [], to: newValue ?? [])
     }
 
     private static func recordChange<Model: PersistentModel>(_ model: Model, _ index: Int) {
