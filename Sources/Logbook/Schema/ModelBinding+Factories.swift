@@ -153,7 +153,11 @@ extension RelationshipShape where Value == Target? {
                 return cast(model, to: Target.self)
             },
             model: { $0 },
-            valueOfModel: { model in model.map { cast($0, to: Target.self) } }
+            // `guard let`, not `Optional.map`, which looked up metadata in this unspecialised code.
+            valueOfModel: { model in
+                guard let model else { return nil }
+                return cast(model, to: Target.self)
+            }
         )
     }
 }
