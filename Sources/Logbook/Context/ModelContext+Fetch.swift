@@ -281,10 +281,11 @@ extension ModelContext {
     /// The objects `id` refers to through a relationship of its table, registered or made from
     /// their rows.
     ///
-    /// The targets and their slots are read under the store's lock, with the target table's
-    /// array of values (shared, not copied); the models are made outside the lock, since a
-    /// model's initializer may fetch. The buffers of targets and values are the context's,
-    /// reused from one call to the next.
+    /// The targets and copies of their stored values are read under the store's lock; the
+    /// models are made outside it, since a model's initializer may fetch. The values are copied
+    /// rather than read later from the table's own array: holding that array would make a save
+    /// on another thread meanwhile copy the whole of it. The buffers of targets, rows and values
+    /// are the context's, reused from one call to the next.
     func materializeRelated<Target: PersistentModel>(
         _: Target.Type,
         of id: UInt64,
@@ -292,38 +293,47 @@ extension ModelContext {
         relationship: Int
     ) -> [any PersistentModel] {
         let targetMapping = mapping(for: Target.self)
+        // Each target with the position of its row in `rows`.
         var found: [(id: UInt64, slot: Int)] = []
+        var rows: [AttributeValue] = []
         swap(&found, &scratchTargets)
+        swap(&rows, &scratchRows)
         defer {
             found.removeAll(keepingCapacity: true)
+            rows.removeAll(keepingCapacity: true)
             scratchTargets = found
+            scratchRows = rows
         }
-        let targetRows = store.read { state -> (values: [AttributeValue], width: Int)? in
-            guard let slot = state.projection.slot(table, id) else { return nil }
-            state.projection.withTable(table) { source in
-                EntityTable.forEachTarget(in: source, slot, relationship) { target in
-                    if let targetSlot = state.projection.slot(targetMapping.table, target) {
-                        found.append((target, targetSlot))
+        let width = store.read { state -> Int in
+            guard let slot = state.projection.slot(table, id) else { return 0 }
+            return state.projection.withTable(targetMapping.table) { targets in
+                let width = targets.pointee.width
+                state.projection.withTable(table) { source in
+                    EntityTable.forEachTarget(in: source, slot, relationship) { target in
+                        guard let targetSlot = state.projection.slot(targetMapping.table, target) else { return }
+                        found.append((target, found.count))
+                        // Value by value: appending a slice of the table's array cost twice as much.
+                        let start = targetSlot * width
+                        for position in start..<(start + width) { rows.append(targets.pointee.values[position]) }
                     }
                 }
+                return width
             }
-            guard !found.isEmpty else { return nil }
-            return state.projection.withTable(targetMapping.table) { ($0.pointee.values, $0.pointee.width) }
         }
-        guard let targetRows else { return [] }
+        guard !found.isEmpty else { return [] }
         var values: [AttributeValue] = []
         swap(&values, &scratchValues)
         defer { scratchValues = values }
         var models: [any PersistentModel] = []
         models.reserveCapacity(found.count)
-        targetRows.values.withUnsafeBufferPointer { rows in
+        rows.withUnsafeBufferPointer { rows in
             for target in found {
                 let made = try? materialize(
                     Target.self,
                     target.id,
                     slot: target.slot,
                     of: rows,
-                    width: targetRows.width,
+                    width: width,
                     mapping: targetMapping,
                     values: &values
                 )

@@ -106,6 +106,9 @@ public final class ModelContext {
     /// (``materializeRelated(_:of:table:relationship:)``), kept and taken out like
     /// ``scratchValues``.
     @exclusivity(unchecked) var scratchTargets: [(id: UInt64, slot: Int)] = []
+    /// The stored values of those targets, copied out of the store under its lock; kept and
+    /// taken out like ``scratchValues``.
+    @exclusivity(unchecked) var scratchRows: [AttributeValue] = []
     /// The store generation the registered objects reflect.
     var seenGeneration: UInt64
     /// The mapping of each model type used so far, by the type's identity: a schema has a
