@@ -87,11 +87,15 @@ extension ModelContext: ModelObserver {
 
     /// The related models, loading a fault first.
     func currentRelationship(_ model: any PersistentModel, _ property: Int) -> [any PersistentModel] {
-        if model.inPlace({ $0._$isFaulted(property) }) {
-            model._$storage.faultedProperties.remove(property)
-            resolveFault(of: model, relationship: property)
-        }
+        loadIfFaulted(model, property)
         return mapping(of: model).related(model, property)
+    }
+
+    /// Loads a relationship that is still a fault.
+    private func loadIfFaulted(_ model: any PersistentModel, _ property: Int) {
+        guard model.inPlace({ $0._$isFaulted(property) }) else { return }
+        model._$storage.faultedProperties.remove(property)
+        resolveFault(of: model, relationship: property)
     }
 
     private func remove(_ model: any PersistentModel, from target: any PersistentModel, _ property: Int) {
@@ -103,10 +107,7 @@ extension ModelContext: ModelObserver {
 
     /// The model a to-one relationship holds, loading a fault first.
     func currentOne(_ model: any PersistentModel, _ property: Int) -> (any PersistentModel)? {
-        if model.inPlace({ $0._$isFaulted(property) }) {
-            model._$storage.faultedProperties.remove(property)
-            resolveFault(of: model, relationship: property)
-        }
+        loadIfFaulted(model, property)
         return mapping(of: model).relatedOne(model, property)
     }
 
