@@ -109,28 +109,29 @@ final class EntityMapping {
                 return .attribute(read: { model in try read(unsafeDowncast(model, to: Model.self)) })
             case .relationship(let access):
                 let (read, write, observedWrite) = (access.read, access.write, access.observedWrite)
-                if let toOne = access.toOne {
-                    let (readOne, writeOne) = (toOne.read, toOne.write)
-                    return .toOne(
-                        read: { model in read(unsafeDowncast(model, to: Model.self)) },
-                        write: { model, related, observed in
-                            let model = unsafeDowncast(model, to: Model.self)
-                            if observed { observedWrite(model, related) } else { write(model, related) }
-                        },
-                        readOne: { model in readOne(unsafeDowncast(model, to: Model.self)) },
-                        writeOne: { model, related, observed in
-                            writeOne(unsafeDowncast(model, to: Model.self), related, observed)
-                        },
+                let readAll: (any PersistentModel) -> [any PersistentModel] = { model in
+                    read(unsafeDowncast(model, to: Model.self))
+                }
+                let writeAll: (any PersistentModel, [any PersistentModel], Bool) -> Void = { model, related, observed in
+                    let model = unsafeDowncast(model, to: Model.self)
+                    if observed { observedWrite(model, related) } else { write(model, related) }
+                }
+                guard let toOne = access.toOne else {
+                    return .relationship(
+                        read: readAll,
+                        write: writeAll,
+                        isToMany: access.isToMany,
                         target: access.targetType
                     )
                 }
-                return .relationship(
-                    read: { model in read(unsafeDowncast(model, to: Model.self)) },
-                    write: { model, related, observed in
-                        let model = unsafeDowncast(model, to: Model.self)
-                        if observed { observedWrite(model, related) } else { write(model, related) }
+                let (readOne, writeOne) = (toOne.read, toOne.write)
+                return .toOne(
+                    read: readAll,
+                    write: writeAll,
+                    readOne: { model in readOne(unsafeDowncast(model, to: Model.self)) },
+                    writeOne: { model, related, observed in
+                        writeOne(unsafeDowncast(model, to: Model.self), related, observed)
                     },
-                    isToMany: access.isToMany,
                     target: access.targetType
                 )
             }

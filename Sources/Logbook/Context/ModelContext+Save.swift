@@ -251,7 +251,9 @@ extension ModelContext {
                 attributeCount: mapping.attributeProperties.count,
                 attributes: { writer in
                     for property in mapping.attributeProperties {
-                        guard case .attribute(let attribute) = mapping.slots[property] else { continue }
+                        guard case .attribute(let attribute) = mapping.slots[property] else {
+                            preconditionFailure("property \(property) of \(entityName) is listed as an attribute")
+                        }
                         let value = try mapping.attribute(model, property)
                         EventCodec.writeField(mapping.encodedPropertyNames[property], value, into: &writer)
                         recorder.attribute(attribute, value)

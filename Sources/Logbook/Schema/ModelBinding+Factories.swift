@@ -105,22 +105,18 @@ extension _$PropertyBinding {
                 let value = shape.value(models)
                 model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
             },
-            toOne: shape.model.flatMap { one in
-                shape.valueOfModel.map { valueOfModel in
-                    RelationshipAccess<Model>.ToOne(
-                        read: { model in one(get(model)) },
-                        write: { model, related, observed in
-                            let value = valueOfModel(related)
-                            if observed {
-                                model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) {
-                                    set(model, value)
-                                }
-                            } else {
-                                set(model, value)
-                            }
+            toOne: shape.single.map { single in
+                RelationshipAccess<Model>.ToOne(
+                    read: { model in single.model(get(model)) },
+                    write: { model, related, observed in
+                        let value = single.value(related)
+                        if observed {
+                            model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
+                        } else {
+                            set(model, value)
                         }
-                    )
-                }
+                    }
+                )
             }
         )
         return _$PropertyBinding(name: name, kind: .relationship(access))
@@ -134,11 +130,14 @@ struct RelationshipShape<Value, Target: PersistentModel>: Sendable {
     let isOptional: Bool
     let models: @Sendable (Value) -> [any PersistentModel]
     let value: @Sendable ([any PersistentModel]) -> Value
-    /// A to-one relationship's model, without an array; `nil` for the to-many shapes.
-    var model: (@Sendable (Value) -> (any PersistentModel)?)?
-    /// A to-one relationship's value from its model, without an array; `nil` for the to-many
-    /// shapes.
-    var valueOfModel: (@Sendable ((any PersistentModel)?) -> Value)?
+    /// For a to-one relationship, its model from its value and its value from its model,
+    /// without arrays; `nil` for the to-many shapes.
+    var single: Single?
+
+    struct Single: Sendable {
+        let model: @Sendable (Value) -> (any PersistentModel)?
+        let value: @Sendable ((any PersistentModel)?) -> Value
+    }
 }
 
 extension RelationshipShape where Value == Target? {
@@ -152,12 +151,14 @@ extension RelationshipShape where Value == Target? {
                 guard let model = models.first else { return nil }
                 return cast(model, to: Target.self)
             },
-            model: { $0 },
-            // `guard let`, not `Optional.map`, which looked up metadata in this unspecialised code.
-            valueOfModel: { model in
-                guard let model else { return nil }
-                return cast(model, to: Target.self)
-            }
+            single: Single(
+                model: { $0 },
+                // `guard let`, not `Optional.map`, which looked up metadata in this unspecialised code.
+                value: { model in
+                    guard let model else { return nil }
+                    return cast(model, to: Target.self)
+                }
+            )
         )
     }
 }
