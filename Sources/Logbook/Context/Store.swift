@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import Synchronization
 
@@ -5,8 +6,10 @@ import Synchronization
 /// the projection replayed from it, and which schemas the log has recorded.
 ///
 /// Every save runs inside ``commit(_:)``, under one lock: the batch is built against the
-/// projection, appended to the log, and only once the append succeeded applied to the
-/// projection. A failed append leaves the projection, and the disk, as they were.
+/// projection, appended to the log, and applied to the projection. A small batch is applied
+/// once the append succeeded; a large one while another thread appends it, and the projection
+/// is replayed from the log again if that append fails. Either way a failed append leaves the
+/// projection, and the disk, as they were.
 final class Store: Sendable {
     struct State: Sendable {
         var projection: Projection
@@ -63,6 +66,8 @@ final class Store: Sendable {
     /// The schemas before ``schema``, oldest first.
     let history: [Schema]
     private let state: Mutex<State>
+    /// Where large batches are appended: see ``commit(_:)``.
+    private let appendQueue = DispatchQueue(label: "Logbook log append")
 
     /// Whether models made from rows that lack a non-optional value get a placeholder instead
     /// of failing: only in the stores of migration stages, whose closures fill such values in.
@@ -141,7 +146,8 @@ final class Store: Sendable {
     /// Replays every event of the log, then `pending`, into the projection.
     private static func replay(
         _ reader: LogReader?,
-        pending: [EventEnvelope],
+        through last: UInt64 = .max,
+        pending: [EventEnvelope] = [],
         into state: inout State,
         fingerprint: String
     ) throws(LogbookError) -> Replayed {
@@ -150,6 +156,7 @@ final class Store: Sendable {
             do {
                 try EventStream.forEach(
                     reader,
+                    through: last,
                     shortcut: { state.projection.applyInsert($1, sequence: $0) },
                     { sequence, envelope in
                         apply(envelope, to: &state, &replayed)
@@ -269,6 +276,9 @@ final class Store: Sendable {
             try build(state.projection, &nextIdentifier, schemaNumber, &batch)
             guard !batch.isEmpty else { return Commit(survivors: [:], sequences: nil, generation: state.generation) }
             var sequences: ClosedRange<UInt64>?
+            // A large batch is appended (compressed, written and flushed) on another thread while
+            // this one applies it to the projection; see `restore(_:before:log:firstSequence:)`.
+            var appending: (work: BackgroundWork<ClosedRange<UInt64>>, log: EventLog, first: UInt64)?
             switch sink {
             case .log(let log):
                 // After the inserts, whose ranges stay where they are.
@@ -277,7 +287,13 @@ final class Store: Sendable {
                         EventCodec.encode(EventEnvelope(schemaNumber: schemaNumber, event: event), into: &$0)
                     }
                 }
-                sequences = try log.append(batch.payload)
+                if batch.insertRanges.count >= Self.overlappedAppendInserts {
+                    let payload = batch.payload
+                    let first = log.nextSequence
+                    appending = (BackgroundWork(on: appendQueue) { try log.append(payload) }, log, first)
+                } else {
+                    sequences = try log.append(batch.payload)
+                }
             case .memory: break
             case .capture:
                 if let schemaRecord { state.captured.append(schemaRecord) }
@@ -288,6 +304,7 @@ final class Store: Sendable {
                     state.captured.append(EventEnvelope(schemaNumber: schemaNumber, event: event))
                 }
             }
+            let before = Restorable(state)
             state.currentSchemaNumber = schemaNumber
             state.lastSchemaNumber = max(state.lastSchemaNumber, schemaNumber)
             // Only the inserts an upsert folded into another object are listed.
@@ -302,11 +319,71 @@ final class Store: Sendable {
             for event in batch.events {
                 _ = state.projection.apply(event)
             }
+            if let appending {
+                do {
+                    sequences = try appending.work.value()
+                } catch {
+                    let failure = error as? LogbookError ?? LogbookError(.io, "\(error)", path: location)
+                    restore(&state, before: before, log: appending.log, firstSequence: appending.first)
+                    throw failure
+                }
+            }
             state.projection.nextIdentifier = max(state.projection.nextIdentifier, nextIdentifier)
             if let sequences { state.projection.lastSequence = sequences.upperBound }
             state.generation += 1
             return Commit(survivors: survivors, sequences: sequences, generation: state.generation)
         }
+    }
+
+    /// The number of inserts from which a batch is appended to the log on another thread while
+    /// the projection applies it. A smaller batch is appended first: handing it to another
+    /// thread would cost more than the two threads save.
+    static let overlappedAppendInserts = 128
+
+    /// What a commit changes in the state besides the projection, kept to undo it.
+    private struct Restorable {
+        let currentSchemaNumber: UInt32?
+        let lastSchemaNumber: UInt32
+        let nextIdentifier: UInt64
+        let lastSequence: UInt64
+
+        init(_ state: borrowing State) {
+            currentSchemaNumber = state.currentSchemaNumber
+            lastSchemaNumber = state.lastSchemaNumber
+            nextIdentifier = state.projection.nextIdentifier
+            lastSequence = state.projection.lastSequence
+        }
+    }
+
+    /// Puts the state back as it was before a commit that applied its batch while the log failed
+    /// to append it: the projection is replayed from the log up to the batch's first sequence
+    /// number, which also leaves out a batch that was written but not flushed.
+    ///
+    /// If the log cannot be read back, the projection keeps the batch, and the log refuses
+    /// every later append; the error is logged.
+    private func restore(_ state: inout State, before: Restorable, log: EventLog, firstSequence: UInt64) {
+        var fresh = State(projection: Projection(schema: schema, history: history))
+        do throws(LogbookError) {
+            _ = try Self.replay(log.reader(), through: firstSequence - 1, into: &fresh, fingerprint: fingerprint)
+        } catch {
+            log.refuseAppends(
+                LogbookError(
+                    .writerFailed,
+                    "a failed save could not be taken back out of this container's objects, since the log could not be read again (\(error)); reopen the store",
+                    path: location,
+                    cause: error
+                )
+            )
+            logger.error("could not restore the objects after a failed save: \(error)")
+            return
+        }
+        fresh.currentSchemaNumber = before.currentSchemaNumber
+        fresh.lastSchemaNumber = before.lastSchemaNumber
+        fresh.projection.nextIdentifier = max(fresh.projection.nextIdentifier, before.nextIdentifier)
+        fresh.projection.lastSequence = before.lastSequence
+        fresh.generation = state.generation
+        fresh.captured = state.captured
+        state = fresh
     }
 
     /// The events a capturing store's contexts saved.

@@ -2,7 +2,7 @@
 ///
 /// The event codec writes with it. Every multi-byte integer is little-endian; lengths and counts
 /// are unsigned LEB128 varints; signed varints are zigzag-encoded first.
-package struct BinaryWriter {
+package struct BinaryWriter: Sendable {
     package private(set) var bytes: [UInt8]
     /// The length of what the last ``writeWithLengthPrefix(_:)`` wrote after the prefix.
     package private(set) var lastPrefixedLength = 0

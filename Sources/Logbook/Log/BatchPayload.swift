@@ -3,7 +3,7 @@
 ///
 /// Events are encoded straight into the one buffer, so that a batch of many small events costs
 /// one growing array instead of an array per event and a copy of each.
-package struct BatchPayload {
+package struct BatchPayload: Sendable {
     /// The payload's bytes.
     package private(set) var writer: BinaryWriter
     /// The number of events appended.

@@ -78,6 +78,15 @@ package final class EventLog: Sendable {
         state.withLock { $0.nextSequence }
     }
 
+    /// Makes every later append throw `failure`, as a failed flush does: for a writer whose
+    /// caller can no longer keep its own state in step with the log. A failure already recorded
+    /// stays.
+    package func refuseAppends(_ failure: LogbookError) {
+        state.withLock { state in
+            if state.failure == nil { state.failure = failure }
+        }
+    }
+
     /// Appends one batch of encoded events atomically.
     ///
     /// After a crash either every event of the batch is in the log or none is.

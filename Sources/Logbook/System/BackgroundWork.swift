@@ -8,11 +8,14 @@ import Glibc
 
 /// Work that runs on another thread while the caller goes on, and whose result the caller
 /// waits for once it needs it: a migration's stages run while the caller replays the log at
-/// the final schema.
+/// the final schema; a large save's batch is appended to the log while the caller applies it
+/// to the projection.
 ///
-/// The work gets a thread of its own rather than one of a shared pool's: the caller blocks
-/// until the work is done, and may itself hold a thread of such a pool (a task does), so the
-/// work's progress should not depend on one. The thread is named for debuggers.
+/// A migration's work gets a thread of its own rather than one of a shared pool's: the caller
+/// blocks until the work is done, and may itself hold a thread of such a pool (a task does), so
+/// the work's progress should not depend on one. The thread is named for debuggers. Short,
+/// frequent work goes to a serial dispatch queue instead, whose threads the system adds as
+/// needed.
 final class BackgroundWork<Value: Sendable>: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let outcome = Mutex<Result<Value, any Error>?>(nil)
@@ -28,6 +31,15 @@ final class BackgroundWork<Value: Sendable>: Sendable {
         thread.name = "Logbook migration stages"
         thread.stackSize = 8 << 20
         thread.start()
+    }
+
+    /// Starts `work` at once on `queue`.
+    init(on queue: DispatchQueue, _ work: @escaping @Sendable () throws -> Value) {
+        queue.async { [self] in
+            let result = Result { try work() }
+            outcome.withLock { $0 = result }
+            finished.signal()
+        }
     }
 
     /// Waits until the work has finished, then returns its value or throws its error. Call it
