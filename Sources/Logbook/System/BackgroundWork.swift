@@ -53,16 +53,19 @@ final class BackgroundWork<Value: Sendable>: Sendable {
     }
 }
 
-/// Objects whose release is handed to another thread: freeing a large projection takes a
-/// noticeable part of a second, which the caller need not wait for.
+/// Values whose release is handed to another thread: freeing a large projection, or the
+/// models of a large context, takes a noticeable part of a second, which the caller need not
+/// wait for.
 final class Leftovers: @unchecked Sendable {
-    // Only touched by the thread that keeps objects, then by the one that drops them, after
-    // the first has handed them over; never by both at once.
-    private var objects: [AnyObject] = []
+    // Only touched by the thread that keeps values, then by the one that drops them, after
+    // the first has handed them over; never by both at once. The other thread only releases
+    // them: an object that something else still holds is not freed there, and one that nothing
+    // else holds has no other thread to race with.
+    private var values: [Any] = []
 
-    /// Keeps `object` alive until ``dropInBackground()``.
-    func keep(_ object: AnyObject) {
-        objects.append(object)
+    /// Keeps `value` alive until ``dropInBackground(trimmingMemory:)``.
+    func keep(_ value: Any) {
+        values.append(value)
     }
 
     /// glibc's `malloc_trim`, found at run time: the C library's module does not export it,
@@ -75,16 +78,16 @@ final class Leftovers: @unchecked Sendable {
         #endif
     }
 
-    /// Releases what was kept on another thread, then hands the freed memory back to the
-    /// system. The caller must hold no other reference to the objects for the release to
-    /// happen there.
-    func dropInBackground() {
+    /// Releases what was kept on another thread, then, with `trimmingMemory`, hands the freed
+    /// memory back to the system. The caller must hold no other reference to the values for
+    /// the release to happen there.
+    func dropInBackground(trimmingMemory: Bool = true) {
         DispatchQueue.global(qos: .utility).async { [self] in
-            objects.removeAll()
+            values.removeAll()
             // The allocator keeps freed memory for reuse, and memory freed in another thread's
             // arena is rarely reused by the caller's: without this, a process keeps the stage's
             // projection resident for as long as it runs.
-            Self.trimAllocator()
+            if trimmingMemory { Self.trimAllocator() }
         }
     }
 }

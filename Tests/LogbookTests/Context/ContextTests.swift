@@ -1,7 +1,8 @@
 import Foundation
-import Logbook
 import SampleTrips
 import Testing
+
+@testable import Logbook
 
 struct ContextTests {
     @Test(arguments: StoreKind.allCases)
@@ -241,6 +242,34 @@ struct ContextTests {
         #expect(context == nil, "the context is freed")
         #expect(trip == nil && item == nil, "the saved models are freed")
         #expect(fetched == nil, "the fetched models are freed")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aLargeContextHasItsModelsFreedElsewhereButLeavesTheOnesTheAppHolds(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        let container = try ModelContainer(for: Trip.self, configurations: store.configuration)
+        let trips = ModelContext.modelsFreedElsewhere
+        weak var first: Trip?
+        weak var item: BucketListItem?
+        let kept: Trip = try {
+            let context = ModelContext(container)
+            for number in 0..<trips {
+                let trip = makeTrip("Trip \(number)")
+                context.insert(trip)
+                trip.bucketList?.append(makeItem("Item \(number)"))
+            }
+            try context.save()
+            let all = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+            (first, item) = (all.first, all.first?.bucketList?.first)
+            return try #require(all.last)
+        }()
+        // The other thread frees them soon after.
+        let deadline = Date.now.addingTimeInterval(10)
+        while first != nil || item != nil, Date.now < deadline { usleep(1_000) }
+        #expect(first == nil && item == nil, "the models nothing else held are freed")
+        #expect(kept.name == (0..<trips).map { "Trip \($0)" }.max(), "the model the app holds keeps its attributes")
+        #expect(kept.bucketList?.isEmpty ?? true, "and lets go of its relationships, as a smaller context's do")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<BucketListItem>()) == trips)
     }
 
     @Test(arguments: StoreKind.allCases)
