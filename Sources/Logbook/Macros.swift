@@ -179,6 +179,6 @@ public macro Transient() = #externalMacro(module: "LogbookMacros", type: "Transi
 /// describes it to the model's binding. `@Model` attaches it to each persisted property, with
 /// the property's index.
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(_), prefixed(_$property_))
+@attached(peer, names: prefixed(_), prefixed(_$property_), prefixed(_$keyPath_))
 public macro _LogbookPersistedProperty(_ index: Int) =
     #externalMacro(module: "LogbookMacros", type: "PersistedPropertyMacro")

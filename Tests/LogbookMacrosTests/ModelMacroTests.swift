@@ -41,7 +41,7 @@ struct ModelMacroTests {
                             _name = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.name)
+                            _$observationRegistrar.access(self, keyPath: Self._$keyPath_name)
                             if _$storage._$isFaulted(0) {
                                 Logbook._$ModelStorage._$resolveFault(self, 0)
                             }
@@ -49,7 +49,7 @@ struct ModelMacroTests {
                         }
                         set {
                             let oldValue = _name
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_name) {
                                 _name = newValue
                             }
                             Logbook._$ModelStorage._$didSet(self, 0, from: oldValue, to: newValue)
@@ -57,6 +57,8 @@ struct ModelMacroTests {
                     }
 
                     private var _name: String
+
+                    private static let _$keyPath_name = \Trip.name
 
                     private static func _$property_name() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.uniqueAttribute(
@@ -78,7 +80,7 @@ struct ModelMacroTests {
                             _startDate = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.startDate)
+                            _$observationRegistrar.access(self, keyPath: Self._$keyPath_startDate)
                             if _$storage._$isFaulted(1) {
                                 Logbook._$ModelStorage._$resolveFault(self, 1)
                             }
@@ -86,7 +88,7 @@ struct ModelMacroTests {
                         }
                         set {
                             let oldValue = _startDate
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_startDate) {
                                 _startDate = newValue
                             }
                             Logbook._$ModelStorage._$didSet(self, 1, from: oldValue, to: newValue)
@@ -94,6 +96,8 @@ struct ModelMacroTests {
                     }
 
                     private var _startDate: Date
+
+                    private static let _$keyPath_startDate = \Trip.startDate
 
                     private static func _$property_startDate() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.attribute(
@@ -115,7 +119,7 @@ struct ModelMacroTests {
                             _bucketList = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.bucketList)
+                            _$observationRegistrar.access(self, keyPath: Self._$keyPath_bucketList)
                             if _$storage._$isFaulted(2) {
                                 Logbook._$ModelStorage._$resolveFault(self, 2)
                             }
@@ -123,7 +127,7 @@ struct ModelMacroTests {
                         }
                         set {
                             let oldValue = _bucketList
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.bucketList) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_bucketList) {
                                 _bucketList = newValue
                             }
                             Logbook._$ModelStorage._$didSet(self, 2, from: oldValue, to: newValue)
@@ -131,6 +135,8 @@ struct ModelMacroTests {
                     }
 
                     private var _bucketList: Optional<[BucketListItem]>
+
+                    private static let _$keyPath_bucketList = \Trip.bucketList
 
                     private static func _$property_bucketList() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.relationship(
@@ -152,7 +158,7 @@ struct ModelMacroTests {
                             _livingAccommodation = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.livingAccommodation)
+                            _$observationRegistrar.access(self, keyPath: Self._$keyPath_livingAccommodation)
                             if _$storage._$isFaulted(3) {
                                 Logbook._$ModelStorage._$resolveFault(self, 3)
                             }
@@ -160,7 +166,7 @@ struct ModelMacroTests {
                         }
                         set {
                             let oldValue = _livingAccommodation
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.livingAccommodation) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_livingAccommodation) {
                                 _livingAccommodation = newValue
                             }
                             Logbook._$ModelStorage._$didSet(self, 3, from: oldValue, to: newValue)
@@ -168,6 +174,8 @@ struct ModelMacroTests {
                     }
 
                     private var _livingAccommodation: Optional<LivingAccommodation>
+
+                    private static let _$keyPath_livingAccommodation = \Trip.livingAccommodation
 
                     private static func _$property_livingAccommodation() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.property(

@@ -25,7 +25,7 @@ struct PersistedPropertyMacroTests {
                             _name = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.name)
+                            _$observationRegistrar.access(self, keyPath: Self._$keyPath_name)
                             if _$storage._$isFaulted(2) {
                                 Logbook._$ModelStorage._$resolveFault(self, 2)
                             }
@@ -33,7 +33,7 @@ struct PersistedPropertyMacroTests {
                         }
                         set {
                             let oldValue = _name
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_name) {
                                 _name = newValue
                             }
                             Logbook._$ModelStorage._$didSet(self, 2, from: oldValue, to: newValue)
@@ -41,6 +41,8 @@ struct PersistedPropertyMacroTests {
                     }
 
                     private var _name: String
+
+                    private static let _$keyPath_name = \Trip.name
 
                     private static func _$property_name() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.property(
@@ -80,7 +82,7 @@ struct PersistedPropertyMacroTests {
                             _note = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.note)
+                            _$observationRegistrar.access(self, keyPath: Self._$keyPath_note)
                             if _$storage._$isFaulted(0) {
                                 Logbook._$ModelStorage._$resolveFault(self, 0)
                             }
@@ -88,7 +90,7 @@ struct PersistedPropertyMacroTests {
                         }
                         set {
                             let oldValue = _note
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.note) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_note) {
                                 _note = newValue
                             }
                             Logbook._$ModelStorage._$didSet(self, 0, from: oldValue, to: newValue)
@@ -96,6 +98,8 @@ struct PersistedPropertyMacroTests {
                     }
 
                     private var _note: Optional<String>
+
+                    private static let _$keyPath_note = \Trip.note
 
                     private static func _$property_note() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.property(
@@ -116,7 +120,7 @@ struct PersistedPropertyMacroTests {
                             _legacy = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.legacy)
+                            _$observationRegistrar.access(self, keyPath: Self._$keyPath_legacy)
                             if _$storage._$isFaulted(1) {
                                 Logbook._$ModelStorage._$resolveFault(self, 1)
                             }
@@ -124,7 +128,7 @@ struct PersistedPropertyMacroTests {
                         }
                         set {
                             let oldValue = _legacy
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.legacy) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_legacy) {
                                 _legacy = newValue
                             }
                             Logbook._$ModelStorage._$didSet(self, 1, from: oldValue, to: newValue)
@@ -132,6 +136,8 @@ struct PersistedPropertyMacroTests {
                     }
 
                     private var _legacy: Optional<Int>
+
+                    private static let _$keyPath_legacy = \Trip.legacy
 
                     private static func _$property_legacy() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.property(
@@ -152,7 +158,7 @@ struct PersistedPropertyMacroTests {
                             _default = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.`default`)
+                            _$observationRegistrar.access(self, keyPath: Self._$keyPath_default)
                             if _$storage._$isFaulted(2) {
                                 Logbook._$ModelStorage._$resolveFault(self, 2)
                             }
@@ -160,7 +166,7 @@ struct PersistedPropertyMacroTests {
                         }
                         set {
                             let oldValue = _default
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.`default`) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_default) {
                                 _default = newValue
                             }
                             Logbook._$ModelStorage._$didSet(self, 2, from: oldValue, to: newValue)
@@ -168,6 +174,8 @@ struct PersistedPropertyMacroTests {
                     }
 
                     private var _default: Bool
+
+                    private static let _$keyPath_default = \Trip.`default`
 
                     private static func _$property_default() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.property(
@@ -210,7 +218,7 @@ struct PersistedPropertyMacroTests {
                             _name = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.name)
+                            _$observationRegistrar.access(self, keyPath: Self._$keyPath_name)
                             if _$storage._$isFaulted(0) {
                                 Logbook._$ModelStorage._$resolveFault(self, 0)
                             }
@@ -218,7 +226,7 @@ struct PersistedPropertyMacroTests {
                         }
                         set {
                             let oldValue = _name
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_name) {
                                 _name = newValue
                             }
                             Logbook._$ModelStorage._$didSet(self, 0, from: oldValue, to: newValue)
@@ -226,6 +234,8 @@ struct PersistedPropertyMacroTests {
                     }
 
                     private var _name: String
+
+                    private static let _$keyPath_name = \Trip.name
 
                     private static func _$property_name() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.uniqueAttribute(
@@ -248,7 +258,7 @@ struct PersistedPropertyMacroTests {
                             _color = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.color)
+                            _$observationRegistrar.access(self, keyPath: Self._$keyPath_color)
                             if _$storage._$isFaulted(1) {
                                 Logbook._$ModelStorage._$resolveFault(self, 1)
                             }
@@ -256,7 +266,7 @@ struct PersistedPropertyMacroTests {
                         }
                         set {
                             let oldValue = _color
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.color) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_color) {
                                 _color = newValue
                             }
                             Logbook._$ModelStorage._$didSet(self, 1, from: oldValue, to: newValue)
@@ -264,6 +274,8 @@ struct PersistedPropertyMacroTests {
                     }
 
                     private var _color: Optional<Color>
+
+                    private static let _$keyPath_color = \Trip.color
 
                     private static func _$property_color() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.transformableAttribute(
@@ -287,7 +299,7 @@ struct PersistedPropertyMacroTests {
                             _startDate = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.startDate)
+                            _$observationRegistrar.access(self, keyPath: Self._$keyPath_startDate)
                             if _$storage._$isFaulted(2) {
                                 Logbook._$ModelStorage._$resolveFault(self, 2)
                             }
@@ -295,7 +307,7 @@ struct PersistedPropertyMacroTests {
                         }
                         set {
                             let oldValue = _startDate
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_startDate) {
                                 _startDate = newValue
                             }
                             Logbook._$ModelStorage._$didSet(self, 2, from: oldValue, to: newValue)
@@ -303,6 +315,8 @@ struct PersistedPropertyMacroTests {
                     }
 
                     private var _startDate: Date
+
+                    private static let _$keyPath_startDate = \Trip.startDate
 
                     private static func _$property_startDate() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.attribute(
@@ -324,7 +338,7 @@ struct PersistedPropertyMacroTests {
                             _items = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.items)
+                            _$observationRegistrar.access(self, keyPath: Self._$keyPath_items)
                             if _$storage._$isFaulted(3) {
                                 Logbook._$ModelStorage._$resolveFault(self, 3)
                             }
@@ -332,7 +346,7 @@ struct PersistedPropertyMacroTests {
                         }
                         set {
                             let oldValue = _items
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.items) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_items) {
                                 _items = newValue
                             }
                             Logbook._$ModelStorage._$didSet(self, 3, from: oldValue, to: newValue)
@@ -340,6 +354,8 @@ struct PersistedPropertyMacroTests {
                     }
 
                     private var _items: [Item]
+
+                    private static let _$keyPath_items = \Trip.items
 
                     private static func _$property_items() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.relationship(
@@ -362,7 +378,7 @@ struct PersistedPropertyMacroTests {
                             _stay = initialValue
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.stay)
+                            _$observationRegistrar.access(self, keyPath: Self._$keyPath_stay)
                             if _$storage._$isFaulted(4) {
                                 Logbook._$ModelStorage._$resolveFault(self, 4)
                             }
@@ -370,7 +386,7 @@ struct PersistedPropertyMacroTests {
                         }
                         set {
                             let oldValue = _stay
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.stay) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_stay) {
                                 _stay = newValue
                             }
                             Logbook._$ModelStorage._$didSet(self, 4, from: oldValue, to: newValue)
@@ -378,6 +394,8 @@ struct PersistedPropertyMacroTests {
                     }
 
                     private var _stay: Optional<Stay>
+
+                    private static let _$keyPath_stay = \Trip.stay
 
                     private static func _$property_stay() -> Logbook._$PropertyBinding<Trip> {
                         Logbook._$PropertyBinding<Trip>.relationship(
