@@ -1,3 +1,5 @@
+import Foundation
+
 // The functions a generated `init(_$storage:values:)` calls to read each property's value.
 // Overloads pick the conversion at compile time: scalars and `RawRepresentable` types convert
 // directly, relationships start empty, and everything else goes through the codec in the
@@ -5,8 +7,42 @@
 
 extension _$ModelStorage {
     /// Not API: reads a scalar, or an optional or array of scalars.
-    @inlinable
+    ///
+    /// Compiled into each generated initializer. A stored value that is already of the
+    /// property's type (a `String` for a `String`, a `Date` for a `Date`…) is taken as it is;
+    /// any other goes through the type's `init(attributeValue:)`, which converts or throws. Through
+    /// that initializer and its error handling alone, each `String` or `Date` property of a
+    /// fetched model cost 130–180 instructions (callgrind on `logbook _measure-trips --load`).
+    @inlinable @inline(__always)
     public static func _$decode<Model: PersistentModel, Value: AttributeValueConvertible>(
+        _ values: [AttributeValue],
+        _ index: Int,
+        _ model: Model.Type
+    ) throws -> Value {
+        if index < values.count, let value = _$sameType(values[index], as: Value.self) { return value }
+        return try converting(values, index, model)
+    }
+
+    /// Not API: `stored` as a `Value` when it holds one without conversion; `nil` otherwise.
+    ///
+    /// Each test compares two types that are constants once `Value` is known, so that only the
+    /// one for the property's type remains.
+    @inlinable @inline(__always)
+    static func _$sameType<Value>(_ stored: AttributeValue, as _: Value.Type) -> Value? {
+        switch stored {
+        case .string(let text) where Value.self == String.self: unsafeBitCast(text, to: Value.self)
+        case .date(let date) where Value.self == Date.self: unsafeBitCast(date, to: Value.self)
+        case .bool(let flag) where Value.self == Bool.self: unsafeBitCast(flag, to: Value.self)
+        case .int(let number) where Value.self == Int.self: Int(exactly: number).map { unsafeBitCast($0, to: Value.self) }
+        case .double(let number) where Value.self == Double.self: unsafeBitCast(number, to: Value.self)
+        case .uuid(let uuid) where Value.self == UUID.self: unsafeBitCast(uuid, to: Value.self)
+        default: nil
+        }
+    }
+
+    /// The value of property `index` through its type's conversion, with the error located.
+    @usableFromInline
+    static func converting<Model: PersistentModel, Value: AttributeValueConvertible>(
         _ values: [AttributeValue],
         _ index: Int,
         _ model: Model.Type
@@ -95,8 +131,11 @@ extension _$ModelStorage {
 
     /// Not API: whether a property has no stored value, so that a generated initializer can
     /// give a non-optional property its declared default.
+    @inlinable
     public static func _$isMissing(_ values: [AttributeValue], _ index: Int) -> Bool {
-        index >= values.count || values[index] == .null
+        guard index < values.count else { return true }
+        if case .null = values[index] { return true }
+        return false
     }
 
     // MARK: - Helpers

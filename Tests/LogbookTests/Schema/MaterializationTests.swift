@@ -88,6 +88,36 @@ struct MaterializationTests {
         #expect(!error.description.contains("yesterday"))
     }
 
+    /// Values already of a property's type are taken as they are; values of another kind still
+    /// go through the type's conversion, which widens or throws.
+    @Test func valuesOfTheTypeAndValuesToConvertBothMaterialize() throws {
+        var values = try EveryType.storedValues(of: EveryType())
+        func set(_ name: String, _ value: AttributeValue) { values[EveryType._$binding.requiredIndex(of: name)] = value }
+        let uuid = UUID()
+        set("flag", .bool(true))
+        set("int", .int(-7))
+        set("double", .double(2.5))
+        set("string", .string("Tram 28"))
+        set("date", .date(end))
+        set("uuid", .uuid(uuid))
+        let direct = try EveryType(_$storage: _$ModelStorage(), values: values)
+        #expect(direct.flag && direct.int == -7 && direct.double == 2.5)
+        #expect(direct.string == "Tram 28" && direct.date == end && direct.uuid == uuid)
+
+        set("int", .uint(9))
+        set("double", .float(1.5))
+        let converted = try EveryType(_$storage: _$ModelStorage(), values: values)
+        #expect(converted.int == 9 && converted.double == 1.5)
+
+        set("int", .uint(UInt64.max))
+        let tooLarge = try #require(throws: SchemaError.self) { try EveryType(_$storage: _$ModelStorage(), values: values) }
+        #expect(tooLarge.code == .valueOutOfRange && tooLarge.property == "int")
+        set("int", .int(1))
+        set("flag", .int(1))
+        let mismatch = try #require(throws: SchemaError.self) { try EveryType(_$storage: _$ModelStorage(), values: values) }
+        #expect(mismatch.code == .typeMismatch && mismatch.property == "flag" && mismatch.entity == "EveryType")
+    }
+
     @Test func tooFewValuesThrow() throws {
         let error = try #require(throws: SchemaError.self) {
             try Trip(_$storage: _$ModelStorage(), values: [.string("Lisbon")])
