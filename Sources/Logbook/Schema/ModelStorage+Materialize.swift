@@ -33,7 +33,8 @@ extension _$ModelStorage {
         case .string(let text) where Value.self == String.self: unsafeBitCast(text, to: Value.self)
         case .date(let date) where Value.self == Date.self: unsafeBitCast(date, to: Value.self)
         case .bool(let flag) where Value.self == Bool.self: unsafeBitCast(flag, to: Value.self)
-        case .int(let number) where Value.self == Int.self: Int(exactly: number).map { unsafeBitCast($0, to: Value.self) }
+        case .int(let number) where Value.self == Int.self:
+            Int(exactly: number).map { unsafeBitCast($0, to: Value.self) }
         case .double(let number) where Value.self == Double.self: unsafeBitCast(number, to: Value.self)
         case .uuid(let uuid) where Value.self == UUID.self: unsafeBitCast(uuid, to: Value.self)
         default: nil

@@ -92,7 +92,9 @@ struct MaterializationTests {
     /// go through the type's conversion, which widens or throws.
     @Test func valuesOfTheTypeAndValuesToConvertBothMaterialize() throws {
         var values = try EveryType.storedValues(of: EveryType())
-        func set(_ name: String, _ value: AttributeValue) { values[EveryType._$binding.requiredIndex(of: name)] = value }
+        func set(_ name: String, _ value: AttributeValue) {
+            values[EveryType._$binding.requiredIndex(of: name)] = value
+        }
         let uuid = UUID()
         set("flag", .bool(true))
         set("int", .int(-7))
@@ -110,11 +112,15 @@ struct MaterializationTests {
         #expect(converted.int == 9 && converted.double == 1.5)
 
         set("int", .uint(UInt64.max))
-        let tooLarge = try #require(throws: SchemaError.self) { try EveryType(_$storage: _$ModelStorage(), values: values) }
+        let tooLarge = try #require(throws: SchemaError.self) {
+            try EveryType(_$storage: _$ModelStorage(), values: values)
+        }
         #expect(tooLarge.code == .valueOutOfRange && tooLarge.property == "int")
         set("int", .int(1))
         set("flag", .int(1))
-        let mismatch = try #require(throws: SchemaError.self) { try EveryType(_$storage: _$ModelStorage(), values: values) }
+        let mismatch = try #require(throws: SchemaError.self) {
+            try EveryType(_$storage: _$ModelStorage(), values: values)
+        }
         #expect(mismatch.code == .typeMismatch && mismatch.property == "flag" && mismatch.entity == "EveryType")
     }
 
