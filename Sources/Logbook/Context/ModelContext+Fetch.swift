@@ -87,10 +87,29 @@ extension ModelContext {
         mapping: EntityMapping,
         _: T.Type
     ) throws -> (answered: Bool, model: AnyObject?) {
-        guard let found = store.read({ $0.projection.uniqueHolder(mapping.table, attribute: attribute, value) })
-        else { return (false, nil) }
-        guard let id = found else { return (true, nil) }
-        return (true, try materialize(T.self, id, mapping: mapping))
+        var values: [AttributeValue] = []
+        swap(&values, &scratchValues)
+        defer { scratchValues = values }
+        // The holder, and its stored values when the context has no model of it yet, under one
+        // lock: a lookup of a model not fetched before took the lock twice.
+        let found = store.read { state -> (id: UInt64, isRegistered: Bool)?? in
+            guard let holder = state.projection.uniqueHolder(mapping.table, attribute: attribute, value) else {
+                return nil
+            }
+            guard let id = holder else { return .some(nil) }
+            if registry[id] != nil { return (id, true) }
+            guard let slot = state.projection.slot(mapping.table, id) else { return .some(nil) }
+            state.projection.withTable(mapping.table) { table in
+                table.pointee.values.withUnsafeBufferPointer {
+                    Self.fillPropertyValues(&values, slot, of: $0, width: table.pointee.width, mapping: mapping)
+                }
+            }
+            return (id, false)
+        }
+        guard let found else { return (false, nil) }
+        guard let (id, isRegistered) = found else { return (true, nil) }
+        if isRegistered { return (true, try materialize(T.self, id, mapping: mapping)) }
+        return (true, try make(T.self, id, values: values, mapping: mapping))
     }
 
     /// The key path and the constant of `#Predicate { $0.property == constant }` when the
@@ -445,7 +464,7 @@ extension ModelContext {
 
     /// Brings registered models without unsaved changes up to date after another context saved.
     func refreshIfStoreChanged() {
-        let generation = store.read { $0.generation }
+        let generation = store.generation
         guard generation != seenGeneration else { return }
         seenGeneration = generation
         for model in registry.values

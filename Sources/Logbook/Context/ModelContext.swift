@@ -123,7 +123,7 @@ public final class ModelContext {
     /// Creates a context for a container.
     public init(_ container: ModelContainer) {
         self.container = container
-        self.seenGeneration = container.store.read { $0.generation }
+        self.seenGeneration = container.store.generation
     }
 
     var store: Store { container.store }

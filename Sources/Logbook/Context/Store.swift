@@ -66,6 +66,9 @@ final class Store: Sendable {
     /// The schemas before ``schema``, oldest first.
     let history: [Schema]
     private let state: Mutex<State>
+    /// ``State/generation``, readable without the lock: every fetch compares it with the
+    /// generation its context has seen.
+    private let published = Atomic<UInt64>(0)
     /// Where large batches are appended: see ``commit(_:)``.
     private let appendQueue = DispatchQueue(label: "Logbook log append")
 
@@ -207,6 +210,12 @@ final class Store: Sendable {
         }
     }
 
+    /// The number of saves committed so far: a context whose models reflect an older one
+    /// reloads them. Read without waiting for a save in progress, which counts once it is done.
+    var generation: UInt64 {
+        published.load(ordering: .acquiring)
+    }
+
     /// Reads the shared state.
     func read<T>(_ body: (borrowing State) -> T) -> T {
         state.withLock { body($0) }
@@ -331,6 +340,7 @@ final class Store: Sendable {
             state.projection.nextIdentifier = max(state.projection.nextIdentifier, nextIdentifier)
             if let sequences { state.projection.lastSequence = sequences.upperBound }
             state.generation += 1
+            published.store(state.generation, ordering: .releasing)
             return Commit(survivors: survivors, sequences: sequences, generation: state.generation)
         }
     }
@@ -397,6 +407,7 @@ final class Store: Sendable {
         var fresh = State(projection: Projection(schema: schema, history: history))
         _ = try Self.replay(log.reader(), pending: [], into: &fresh, fingerprint: fingerprint)
         state.withLock { $0 = fresh }
+        published.store(fresh.generation, ordering: .releasing)
     }
 
     /// Appends migration stages' batches to the log as they are, then takes the state of
@@ -413,6 +424,7 @@ final class Store: Sendable {
         fresh.generation = 0
         fresh.projection.lastSequence = last
         state.withLock { $0 = fresh }
+        published.store(fresh.generation, ordering: .releasing)
     }
 
     func close() {
