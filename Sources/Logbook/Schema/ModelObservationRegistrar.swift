@@ -69,7 +69,7 @@ public struct _$ModelObservationRegistrar: Sendable {
     /// Non-mutating on purpose: observers run inside the wrapped `withMutation` and may read the
     /// model again, which reaches ``access(_:keyPath:)``.
     @inlinable
-    public func withMutation<Subject: Observable, Member, Result>(
+    public mutating func withMutation<Subject: Observable, Member, Result>(
         of subject: Subject,
         keyPath: KeyPath<Subject, Member>,
         _ mutation: () throws -> Result
@@ -78,10 +78,13 @@ public struct _$ModelObservationRegistrar: Sendable {
             guard let registrar else { return try mutation() }
             return try registrar.withMutation(of: subject, keyPath: keyPath, mutation)
         }
-        return try withUnsafePointer(to: registrar) { optional in
+        // Mutating, like `access`, so that the registrar is reached where it is: a
+        // non-mutating call copied this wrapper and then the optional, each through the value
+        // witnesses of the resilient `ObservationRegistrar` (about 230 instructions a set).
+        return try withUnsafeMutablePointer(to: &registrar) { optional in
             guard UnsafeRawPointer(optional).load(as: UInt.self) != nilBits else { return try mutation() }
             return try optional.withMemoryRebound(to: ObservationRegistrar.self, capacity: 1) {
-                try UnsafeMutablePointer(mutating: $0).pointee.withMutationInPlace(subject, keyPath, mutation)
+                try $0.pointee.withMutationInPlace(subject, keyPath, mutation)
             }
         }
     }

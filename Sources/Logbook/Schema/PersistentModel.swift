@@ -34,7 +34,7 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
 
     /// Not API: the registrar that makes the model observable, made on first use. See
     /// ``_$ModelObservationRegistrar``.
-    var _$observationRegistrar: _$ModelObservationRegistrar { get }
+    var _$observationRegistrar: _$ModelObservationRegistrar { get set }
 
     /// Not API: how Logbook reads and writes the model's persisted properties.
     static var _$binding: _$ModelBinding<Self> { get }
