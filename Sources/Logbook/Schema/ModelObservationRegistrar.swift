@@ -42,7 +42,7 @@ public struct _$ModelObservationRegistrar: Sendable {
     /// by generated getters.
     ///
     /// Inlinable, so that it compiles into each getter for the model's own types.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func access<Subject: Observable, Member>(
         _ subject: Subject,
         keyPath: KeyPath<Subject, Member>
@@ -55,7 +55,7 @@ public struct _$ModelObservationRegistrar: Sendable {
         withUnsafeMutablePointer(to: &registrar) { optional in
             if UnsafeRawPointer(optional).load(as: UInt.self) == nilBits {
                 // `nil` holds nothing to release: initialize over it.
-                optional.initialize(to: ObservationRegistrar())
+                Self.create(at: optional)
             }
             optional.withMemoryRebound(to: ObservationRegistrar.self, capacity: 1) {
                 $0.pointee.accessInPlace(subject, keyPath)
@@ -68,7 +68,7 @@ public struct _$ModelObservationRegistrar: Sendable {
     ///
     /// Non-mutating on purpose: observers run inside the wrapped `withMutation` and may read the
     /// model again, which reaches ``access(_:keyPath:)``.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func withMutation<Subject: Observable, Member, Result>(
         of subject: Subject,
         keyPath: KeyPath<Subject, Member>,
@@ -91,6 +91,13 @@ public struct _$ModelObservationRegistrar: Sendable {
 
     /// Whether this process's `ObservationRegistrar` can be tested and reached in place, and the
     /// bits of `nil`.
+    /// Makes the registrar of a model read for the first time, out of line: compiled into
+    /// every getter, the reads that find it made stay short.
+    @usableFromInline @inline(never)
+    static func create(at optional: UnsafeMutablePointer<ObservationRegistrar?>) {
+        optional.initialize(to: ObservationRegistrar())
+    }
+
     @usableFromInline
     enum InPlace {
         /// The one word of an `ObservationRegistrar?` that is `nil`, when the layout allows
