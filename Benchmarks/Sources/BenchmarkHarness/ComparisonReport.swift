@@ -19,6 +19,22 @@ public struct ComparisonReport: Codable, Sendable {
     public var loadAtEnd: String = ""
     /// Remarks printed under the table, such as which side has no implementation yet.
     public var notes: [String]
+    /// W4's own target measured again in pairs of fresh processes, run alternately: Logbook's
+    /// migration of a copy of the V1 store, and its open of the V3 store (W2's "open only").
+    public var migrationPairs: [MigrationPair] = []
+
+    /// One migration and one V3 open, in processes started one after the other.
+    public struct MigrationPair: Codable, Sendable {
+        public var migrationSeconds: Double
+        public var openSeconds: Double
+
+        public init(migrationSeconds: Double, openSeconds: Double) {
+            self.migrationSeconds = migrationSeconds
+            self.openSeconds = openSeconds
+        }
+
+        public var ratio: Double { migrationSeconds / openSeconds }
+    }
 
     public init(date: String, machine: MachineInfo, tripCount: Int, seed: UInt64) {
         self.date = date

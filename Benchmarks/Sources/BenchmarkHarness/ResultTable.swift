@@ -111,6 +111,18 @@ public enum ResultTable {
                     + "(\(duration(migration.seconds)) against W2's open only, \(duration(open.seconds)))"
             )
         }
+        let pairs = report.migrationPairs.filter { $0.openSeconds > 0 }
+        if !pairs.isEmpty {
+            let ratios = pairs.map(\.ratio)
+            let median = ratios.sorted()[ratios.count / 2]
+            let each = pairs.map {
+                "\(fixed($0.ratio, 2))× (\(duration($0.migrationSeconds)) / \(duration($0.openSeconds)))"
+            }
+            lines.append(
+                "W4 Logbook, \(pairs.count) pairs of fresh processes run alternately: the migration takes "
+                    + "\(fixed(median, 2))× the V3 open, the median of \(each.joined(separator: ", "))"
+            )
+        }
         if let reopen = logbook(.w4OpenThroughMigration, "reopen, migrated"), reopen.seconds > 0 {
             lines.append(
                 "W4 Logbook: the migration takes \(fixed(migration.seconds / reopen.seconds, 2))× reopening the migrated store "

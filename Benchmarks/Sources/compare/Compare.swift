@@ -66,9 +66,18 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Skip the reference figures (LZ4 and sequential read).")
     var skipReference = false
 
+    @Option(
+        help: """
+            Pairs of Logbook W4 migration and W2 open-only processes run alternately after the workloads, \
+            for W4's own ratio (0: none).
+            """
+    )
+    var migrationPairs = 3
+
     func validate() throws {
         guard trips > 0 else { throw ValidationError("--trips must be positive") }
         guard lookups > 0, queries > 0 else { throw ValidationError("--lookups and --queries must be positive") }
+        guard migrationPairs >= 0 else { throw ValidationError("--migration-pairs must not be negative") }
         for name in only where WorkloadID(rawValue: name) == nil {
             throw ValidationError("unknown workload '\(name)'; known: \(WorkloadID.allCases.map(\.rawValue))")
         }
@@ -99,11 +108,16 @@ struct RunCommand: ParsableCommand {
             lookups: lookups,
             queries: queries
         )
+        let workloads = selectedWorkloads
+        if workloads.contains(.w4OpenThroughMigration), selectedSides.contains(.logbook) {
+            run.migrationPairs = migrationPairs
+        }
         run.report.loadAtStart = MachineInfo.loadAverages()
         if MachineInfo.isDebugBuild {
             run.report.notes.append("debug build: these figures mean nothing; use `swift run -c release compare`")
         }
-        try run.runWorkloads(selectedWorkloads, sides: selectedSides)
+        try run.runWorkloads(workloads, sides: selectedSides)
+        run.measureMigrationPairs()
         if !skipReference {
             try run.measureReference(sides: selectedSides, logbookStores: logbookStore)
         }

@@ -6,13 +6,17 @@ import Sides
 /// One run of the comparison: starts the child processes in order and collects the report.
 ///
 /// Layout of the run directory: `<side>/store` (written by W1, read by W2, W3 and W5),
-/// `<side>/v1` (W4) and `<side>/dump.ndjson` (W5).
+/// `<side>/v1` (W4), `<side>/v1-pristine` and `<side>/v1-pair` (W4's pairs) and
+/// `<side>/dump.ndjson` (W5).
 struct ComparisonRun {
     var report: ComparisonReport
     let dataSet: SampleTripsDataSet
     let directory: URL
     let lookups: Int
     let queries: Int
+    /// How many pairs of W4 migration and W2 open-only processes to run alternately after the
+    /// workloads, for W4's own ratio; 0 for none.
+    var migrationPairs = 0
     /// Workloads that threw or returned a wrong result; the command then exits with 1.
     private(set) var failures = 0
     /// Sides whose W1 store exists.
@@ -75,7 +79,50 @@ struct ComparisonRun {
         }
     }
 
+    /// W4's target, migration ÷ V3 open, from pairs of fresh processes run one after the other,
+    /// in alternating order: the table's W4 row and W2's open-only row ran minutes apart, and
+    /// the host's speed moved more than the ratio in between.
+    mutating func measureMigrationPairs() {
+        let pristine = pristineV1Directory(.logbook)
+        guard migrationPairs > 0, sidesWithStore.contains(.logbook),
+            FileManager.default.fileExists(atPath: pristine.path)
+        else { return }
+        let copy = directory.appendingPathComponent(Side.logbook.rawValue).appendingPathComponent("v1-pair")
+        do {
+            for index in 0..<migrationPairs {
+                Progress.log("Logbook: W4 pair \(index + 1) of \(migrationPairs)…")
+                try? FileManager.default.removeItem(at: copy)
+                try FileManager.default.copyItem(at: pristine, to: copy)
+                var migrate = request(.workload, side: .logbook, workload: .w4OpenThroughMigration)
+                migrate.store = copy.path
+                var open = request(.workload, side: .logbook, workload: .w2OpenAndLoad)
+                open.variant = "open only"
+                var migration: Double?
+                var opening: Double?
+                for step in index.isMultiple(of: 2) ? [migrate, open] : [open, migrate] {
+                    let response = try ChildProcess.run(step)
+                    try check(response.measurements, of: step.workload ?? .w2OpenAndLoad)
+                    if step.workload == .w4OpenThroughMigration {
+                        migration = response.measurements.first { $0.variant == "V1 → V3 migration" }?.seconds
+                    } else {
+                        opening = response.measurements.first { $0.variant == "open only" }?.seconds
+                    }
+                }
+                guard let migration, let opening else { throw HarnessError("a W4 pair returned no time") }
+                report.migrationPairs.append(.init(migrationSeconds: migration, openSeconds: opening))
+            }
+        } catch {
+            failures += 1
+            report.notes.append("W4 pairs failed: \(error)")
+        }
+        try? FileManager.default.removeItem(at: copy)
+    }
+
     // MARK: - Internals
+
+    func pristineV1Directory(_ side: Side) -> URL {
+        directory.appendingPathComponent(side.rawValue).appendingPathComponent("v1-pristine", isDirectory: true)
+    }
 
     func storeDirectory(_ side: Side) -> URL {
         directory.appendingPathComponent(side.rawValue).appendingPathComponent("store", isDirectory: true)
@@ -125,6 +172,12 @@ struct ComparisonRun {
             prepare.store = v1.path
             Progress.log("\(side.displayName): writing the V1 store for W4 (not timed)…")
             _ = try ChildProcess.run(prepare)
+            if side == .logbook, migrationPairs > 0 {
+                // The migration rewrites the store it opens: each pair migrates a copy.
+                let pristine = pristineV1Directory(side)
+                try? FileManager.default.removeItem(at: pristine)
+                try FileManager.default.copyItem(at: v1, to: pristine)
+            }
             request.store = v1.path
             bytes = FileBytes.directorySize(v1)
         }
