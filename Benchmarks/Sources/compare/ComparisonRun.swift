@@ -1,13 +1,13 @@
 import BenchmarkHarness
 import Foundation
+import SampleTripsData
+import Sides
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SampleTripsData
-import Sides
 
 /// One run of the comparison: starts the child processes in order and collects the report.
 ///
