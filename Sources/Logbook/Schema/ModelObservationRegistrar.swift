@@ -47,20 +47,28 @@ public struct _$ModelObservationRegistrar: Sendable {
         _ subject: Subject,
         keyPath: KeyPath<Subject, Member>
     ) {
-        guard let nilBits = InPlace.nilBits else {
-            if registrar == nil { registrar = ObservationRegistrar() }
-            registrar?.access(subject, keyPath: keyPath)
-            return
-        }
+        guard let nilBits = InPlace.nilBits else { return accessThroughOptional(subject, keyPath) }
         withUnsafeMutablePointer(to: &registrar) { optional in
             if UnsafeRawPointer(optional).load(as: UInt.self) == nilBits {
                 // `nil` holds nothing to release: initialize over it.
                 Self.create(at: optional)
             }
-            optional.withMemoryRebound(to: ObservationRegistrar.self, capacity: 1) {
-                $0.pointee.accessInPlace(subject, keyPath)
-            }
+            // A cast, not `withMemoryRebound`, which asks for the resilient type's metadata.
+            UnsafeMutableRawPointer(optional).assumingMemoryBound(to: ObservationRegistrar.self)
+                .pointee.accessInPlace(subject, keyPath)
         }
+    }
+
+    /// `access` for a layout of the optional that the in-place path does not know, out of
+    /// line: inlined, its temporaries of the resilient registrar's type were set up on every
+    /// read, whichever path the read took.
+    @usableFromInline @inline(never)
+    mutating func accessThroughOptional<Subject: Observable, Member>(
+        _ subject: Subject,
+        _ keyPath: KeyPath<Subject, Member>
+    ) {
+        if registrar == nil { registrar = ObservationRegistrar() }
+        registrar?.access(subject, keyPath: keyPath)
     }
 
     /// Not API: runs a mutation of a property, telling its observers, if the model has any.
@@ -74,19 +82,27 @@ public struct _$ModelObservationRegistrar: Sendable {
         keyPath: KeyPath<Subject, Member>,
         _ mutation: () throws -> Result
     ) rethrows -> Result {
-        guard let nilBits = InPlace.nilBits else {
-            guard let registrar else { return try mutation() }
-            return try registrar.withMutation(of: subject, keyPath: keyPath, mutation)
-        }
+        guard let nilBits = InPlace.nilBits else { return try mutateThroughOptional(subject, keyPath, mutation) }
         // Mutating, like `access`, so that the registrar is reached where it is: a
         // non-mutating call copied this wrapper and then the optional, each through the value
         // witnesses of the resilient `ObservationRegistrar` (about 230 instructions a set).
         return try withUnsafeMutablePointer(to: &registrar) { optional in
             guard UnsafeRawPointer(optional).load(as: UInt.self) != nilBits else { return try mutation() }
-            return try optional.withMemoryRebound(to: ObservationRegistrar.self, capacity: 1) {
-                try $0.pointee.withMutationInPlace(subject, keyPath, mutation)
-            }
+            return try UnsafeMutableRawPointer(optional).assumingMemoryBound(to: ObservationRegistrar.self)
+                .pointee.withMutationInPlace(subject, keyPath, mutation)
         }
+    }
+
+    /// `withMutation` for a layout of the optional that the in-place path does not know, out
+    /// of line, as ``accessThroughOptional(_:_:)`` is.
+    @usableFromInline @inline(never)
+    func mutateThroughOptional<Subject: Observable, Member, Result>(
+        _ subject: Subject,
+        _ keyPath: KeyPath<Subject, Member>,
+        _ mutation: () throws -> Result
+    ) rethrows -> Result {
+        guard let registrar else { return try mutation() }
+        return try registrar.withMutation(of: subject, keyPath: keyPath, mutation)
     }
 
     /// Whether this process's `ObservationRegistrar` can be tested and reached in place, and the
