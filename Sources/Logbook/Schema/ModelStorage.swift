@@ -78,7 +78,7 @@ public struct _$ModelStorage {
     private(set) var changedProperties = PropertySet()
 
     /// The relationships whose value has not been loaded yet, by index.
-    var faultedProperties = PropertySet()
+    @usableFromInline var faultedProperties = PropertySet()
 
     /// Not API: the storage of a model that no context manages yet.
     public init() {}
@@ -108,9 +108,11 @@ public struct _$ModelStorage {
         changedProperties.insert(index)
     }
 
-    /// Not API: whether a relationship has yet to be loaded. Called by generated getters.
+    /// Not API: whether a relationship has yet to be loaded. Called by generated getters, into
+    /// which it compiles: every read of every property asks.
+    @inlinable
     public func _$isFaulted(_ index: Int) -> Bool {
-        !faultedProperties.isEmpty && faultedProperties.contains(index)
+        faultedProperties.contains(index)
     }
 }
 
