@@ -98,11 +98,8 @@ extension ModelContext {
             }
             guard let id = holder else { return .some(nil) }
             if registry[id] != nil { return (id, true) }
-            guard let slot = state.projection.slot(mapping.table, id) else { return .some(nil) }
-            state.projection.withTable(mapping.table) { table in
-                table.pointee.values.withUnsafeBufferPointer {
-                    Self.fillPropertyValues(&values, slot, of: $0, width: table.pointee.width, mapping: mapping)
-                }
+            guard Self.copyStoredValues(&values, of: id, in: state.projection, mapping: mapping) else {
+                return .some(nil)
             }
             return (id, false)
         }
@@ -277,17 +274,29 @@ extension ModelContext {
         var values: [AttributeValue] = []
         swap(&values, &scratchValues)
         defer { scratchValues = values }
-        let found = store.read { state in
-            guard let slot = state.projection.slot(mapping.table, id) else { return false }
-            state.projection.withTable(mapping.table) { table in
-                table.pointee.values.withUnsafeBufferPointer {
-                    Self.fillPropertyValues(&values, slot, of: $0, width: table.pointee.width, mapping: mapping)
-                }
-            }
-            return true
-        }
+        let found = store.read { Self.copyStoredValues(&values, of: id, in: $0.projection, mapping: mapping) }
         guard found else { return nil }
         return try make(T.self, id, values: values, mapping: mapping)
+    }
+
+    /// Puts the stored attribute values of a live object into `values`, by property index, as
+    /// ``fillPropertyValues(_:_:of:width:mapping:)`` does. Call it under the store's lock.
+    ///
+    /// - Returns: `false` when the table holds no live object `id`.
+    @inline(__always)
+    private static func copyStoredValues(
+        _ values: inout [AttributeValue],
+        of id: UInt64,
+        in projection: borrowing Projection,
+        mapping: EntityMapping
+    ) -> Bool {
+        guard let slot = projection.slot(mapping.table, id) else { return false }
+        projection.withTable(mapping.table) { table in
+            table.pointee.values.withUnsafeBufferPointer {
+                fillPropertyValues(&values, slot, of: $0, width: table.pointee.width, mapping: mapping)
+            }
+        }
+        return true
     }
 
     func materialize(_ type: any PersistentModel.Type, _ id: UInt64) throws -> (any PersistentModel)? {

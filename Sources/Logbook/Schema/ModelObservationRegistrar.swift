@@ -74,8 +74,10 @@ public struct _$ModelObservationRegistrar: Sendable {
     /// Not API: runs a mutation of a property, telling its observers, if the model has any.
     /// Called by generated setters and by Logbook's observed writes.
     ///
-    /// Non-mutating on purpose: observers run inside the wrapped `withMutation` and may read the
-    /// model again, which reaches ``access(_:keyPath:)``.
+    /// Observers run inside the wrapped `withMutation` and may read the model again, which
+    /// reaches ``access(_:keyPath:)`` while this call still holds the registrar's address. Both
+    /// only read the registrar there: it exists, since the mutation is told only to one that
+    /// does, so `access` does not make it again. The property is `@exclusivity(unchecked)`.
     @inlinable @inline(__always)
     public mutating func withMutation<Subject: Observable, Member, Result>(
         of subject: Subject,
@@ -105,8 +107,6 @@ public struct _$ModelObservationRegistrar: Sendable {
         return try registrar.withMutation(of: subject, keyPath: keyPath, mutation)
     }
 
-    /// Whether this process's `ObservationRegistrar` can be tested and reached in place, and the
-    /// bits of `nil`.
     /// Makes the registrar of a model read for the first time, out of line: compiled into
     /// every getter, the reads that find it made stay short.
     @usableFromInline @inline(never)
@@ -114,6 +114,8 @@ public struct _$ModelObservationRegistrar: Sendable {
         optional.initialize(to: ObservationRegistrar())
     }
 
+    /// Whether this process's `ObservationRegistrar` can be tested and reached in place, and the
+    /// bits of `nil`.
     @usableFromInline
     enum InPlace {
         /// The one word of an `ObservationRegistrar?` that is `nil`, when the layout allows

@@ -23,11 +23,7 @@ final class BackgroundWork<Value: Sendable>: Sendable {
     /// Starts `work` at once on a new thread, with a stack as large as the main thread's
     /// usually is (8 MiB), since it runs the application's migration closures.
     init(_ work: @escaping @Sendable () throws -> Value) {
-        let thread = Thread { [self] in
-            let result = Result { try work() }
-            outcome.withLock { $0 = result }
-            finished.signal()
-        }
+        let thread = Thread { [self] in run(work) }
         thread.name = "Logbook migration stages"
         thread.stackSize = 8 << 20
         thread.start()
@@ -35,11 +31,13 @@ final class BackgroundWork<Value: Sendable>: Sendable {
 
     /// Starts `work` at once on `queue`.
     init(on queue: DispatchQueue, _ work: @escaping @Sendable () throws -> Value) {
-        queue.async { [self] in
-            let result = Result { try work() }
-            outcome.withLock { $0 = result }
-            finished.signal()
-        }
+        queue.async { [self] in run(work) }
+    }
+
+    private func run(_ work: () throws -> Value) {
+        let result = Result { try work() }
+        outcome.withLock { $0 = result }
+        finished.signal()
     }
 
     /// Waits until the work has finished, then returns its value or throws its error. Call it
