@@ -34,11 +34,11 @@ package struct EntityTable: Sendable {
     var freeSlots: [Int] = []
     /// The attribute indexes of the unique attributes.
     package let uniqueAttributes: [Int]
-    /// For each unique attribute, in the order of ``uniqueAttributes``: value to identifier.
+    /// For each unique attribute, in the order of ``uniqueAttributes``: its values' slots.
     ///
     /// An array rather than a dictionary keyed by attribute, so that updating one index in
     /// place never copies another.
-    package internal(set) var uniqueIndexes: [[AttributeValue: UInt64]]
+    private(set) var uniqueIndexes: [UniqueIndex]
     /// Attribute index by current name and by every original name.
     let attributeIndex: [String: Int]
     /// Relationship index by current name and by every original name.
@@ -87,7 +87,7 @@ package struct EntityTable: Sendable {
         relationshipNames = entity.relationships.map(\.name)
         relationshipNameBytes = relationshipNames.map(NameBytes.init)
         uniqueAttributes = entity.attributes.indices.filter { entity.attributes[$0].isUnique }
-        uniqueIndexes = Array(repeating: [:], count: uniqueAttributes.count)
+        uniqueIndexes = Array(repeating: UniqueIndex(), count: uniqueAttributes.count)
         width = entity.attributes.count
         isToMany = entity.relationships.map(\.isToMany)
         toOne = Array(repeating: [], count: entity.relationships.count)
@@ -143,7 +143,39 @@ package struct EntityTable: Sendable {
     /// The identifier holding `value` in the unique attribute at `attribute`.
     package func lookup(unique attribute: Int, _ value: AttributeValue) -> UInt64? {
         guard let position = uniqueAttributes.firstIndex(of: attribute) else { return nil }
-        return uniqueIndexes[position][value]
+        return withUnsafePointer(to: self) { Self.holder(in: $0, position, value, hash: UniqueIndex.hash(value)) }
+    }
+
+    /// The identifier of the object whose unique attribute at `position` of
+    /// ``uniqueAttributes`` holds `value`, whose ``UniqueIndex/hash(_:)`` is `hash`. Static,
+    /// over a pointer, reading only stored properties: a method called on `pointee` would copy
+    /// the table first.
+    @inline(__always)
+    static func holder(
+        in table: UnsafePointer<EntityTable>,
+        _ position: Int,
+        _ value: AttributeValue,
+        hash: UInt32
+    ) -> UInt64? {
+        let attribute = table.pointee.uniqueAttributes[position]
+        let width = table.pointee.width
+        let probe = table.pointee.uniqueIndexes[position].probe(hash) {
+            table.pointee.values[$0 &* width &+ attribute] == value
+        }
+        guard case .found(let slot, _) = probe else { return nil }
+        return table.pointee.identifiers[slot]
+    }
+
+    /// Each unique index as value to identifier: for tests and checks, which compare the
+    /// indexes of two projections.
+    package var uniqueIndexContents: [[AttributeValue: UInt64]] {
+        uniqueIndexes.indices.map { position in
+            var contents: [AttributeValue: UInt64] = [:]
+            for slot in uniqueIndexes[position].slots {
+                contents[value(slot, uniqueAttributes[position])] = identifiers[slot]
+            }
+            return contents
+        }
     }
 
     /// The identifiers whose attribute at `attribute` equals `value`, in ascending order, from
@@ -162,23 +194,84 @@ package struct EntityTable: Sendable {
         return equalityIndexes[attribute]?[value]?.sorted() ?? []
     }
 
-    /// Adds the object in `slot` to the unique and equality indexes.
+    /// Adds the object in `slot` to the unique and equality indexes. In a unique index, it
+    /// takes the place of any other object with an equal value.
     mutating func index(_ id: UInt64, slot: Int) {
         for position in uniqueAttributes.indices {
-            let value = self.value(slot, uniqueAttributes[position])
-            if value != .null { uniqueIndexes[position][value] = id }
+            let attribute = uniqueAttributes[position]
+            let value = self.value(slot, attribute)
+            guard value != .null else { continue }
+            let hash = UniqueIndex.hash(value)
+            switch uniqueIndexes[position].probe(hash, where: { self.value($0, attribute) == value }) {
+            case .found(_, let bucket): uniqueIndexes[position].replace(at: bucket, slot: slot)
+            case .vacant(let bucket): uniqueIndexes[position].insert(hash, slot: slot, at: bucket)
+            }
         }
+        indexEqualities(id, slot: slot)
+    }
+
+    /// Adds the object `id`, whose values are in `slot`, to the indexes, unless another live
+    /// object already holds one of its unique values: then changes nothing and returns that
+    /// object's identifier.
+    ///
+    /// With one unique attribute, the usual case, the value is hashed and looked for once; an
+    /// insert used to look it up and then add it.
+    mutating func indexUnlessTaken(_ id: UInt64, slot: Int) -> UInt64? {
+        if uniqueAttributes.isEmpty {
+            indexEqualities(id, slot: slot)
+            return nil
+        }
+        guard uniqueAttributes.count == 1 else {
+            if let holder = holderOfUniqueValue(in: slot, excluding: id) { return holder }
+            index(id, slot: slot)
+            return nil
+        }
+        let attribute = uniqueAttributes[0]
+        let value = self.value(slot, attribute)
+        if value != .null {
+            let hash = UniqueIndex.hash(value)
+            switch uniqueIndexes[0].probe(hash, where: { self.value($0, attribute) == value }) {
+            case .found(let holder, let bucket):
+                if identifiers[holder] != id { return identifiers[holder] }
+                uniqueIndexes[0].replace(at: bucket, slot: slot)
+            case .vacant(let bucket):
+                uniqueIndexes[0].insert(hash, slot: slot, at: bucket)
+            }
+        }
+        indexEqualities(id, slot: slot)
+        return nil
+    }
+
+    /// The live object other than `id` that already holds one of the unique values in `slot`.
+    mutating func holderOfUniqueValue(in slot: Int, excluding id: UInt64) -> UInt64? {
+        // Through a pointer to the table in place: `withUnsafePointer(to: self)` copies it.
+        withUnsafeMutablePointer(to: &self) { table in
+            for position in table.pointee.uniqueAttributes.indices {
+                let value = table.pointee.value(slot, table.pointee.uniqueAttributes[position])
+                guard value != .null else { continue }
+                let found = Self.holder(in: UnsafePointer(table), position, value, hash: UniqueIndex.hash(value))
+                if let holder = found, holder != id {
+                    return holder
+                }
+            }
+            return nil
+        }
+    }
+
+    private mutating func indexEqualities(_ id: UInt64, slot: Int) {
         for attribute in indexedAttributes {
             let value = self.value(slot, attribute)
             equalityIndexes[attribute]?[value, default: []].append(id)
         }
     }
 
-    /// Removes the object in `slot` from the unique and equality indexes.
+    /// Removes the object in `slot` from the unique and equality indexes. Call it before
+    /// changing a value of the object: the unique indexes find its entries by their values.
     mutating func unindex(_ id: UInt64, slot: Int) {
         for position in uniqueAttributes.indices {
             let value = self.value(slot, uniqueAttributes[position])
-            if uniqueIndexes[position][value] == id { uniqueIndexes[position][value] = nil }
+            guard value != .null else { continue }
+            uniqueIndexes[position].remove(UniqueIndex.hash(value), slot: slot)
         }
         for attribute in indexedAttributes {
             let value = self.value(slot, attribute)

@@ -31,11 +31,10 @@ extension Projection {
             tables[table].unindex(id, slot: slot)
             write(update.attributes, table, slot)
             let survivor: UInt64
-            if let holder = uniqueCollision(table, slot, excluding: id) {
+            if let holder = tables[table].indexUnlessTaken(id, slot: slot) {
                 fold(table, id, slot, into: holder)
                 survivor = holder
             } else {
-                tables[table].index(id, slot: slot)
                 survivor = id
             }
             for reference in update.toOne {
@@ -73,7 +72,7 @@ extension Projection {
         // when the insert is not an upsert.
         let slot = tables[table].reserveSlot()
         write(attributes, table, slot)
-        if let survivor = uniqueCollision(table, slot, excluding: id) {
+        if let survivor = tables[table].indexUnlessTaken(id, slot: slot) {
             tables[table].release(slot)
             alias(id, to: survivor)
             foldCounts[table] += 1
@@ -87,7 +86,6 @@ extension Projection {
             return survivor
         }
         place(table, id, in: slot)
-        tables[table].index(id, slot: slot)
         for reference in toOne {
             guard let relationship = tables[table].relationship(named: reference.name) else { continue }
             setToOne(table, id, relationship, reference.target.map(resolve))
@@ -132,20 +130,6 @@ extension Projection {
                 return
             }
             current = next
-        }
-    }
-
-    /// The live object other than `id` that already holds one of the unique values in `slot`.
-    func uniqueCollision(_ table: Int, _ slot: Int, excluding id: UInt64) -> UInt64? {
-        withTable(table) { table in
-            for (position, attribute) in table.pointee.uniqueAttributes.enumerated() {
-                let value = table.pointee.value(slot, attribute)
-                guard value != .null else { continue }
-                if let holder = table.pointee.uniqueIndexes[position][value], holder != id {
-                    return holder
-                }
-            }
-            return nil
         }
     }
 

@@ -127,9 +127,15 @@ extension Projection {
         insert.isPlaced = true
         let table = insert.table
         nextIdentifier = max(nextIdentifier, insert.id + 1)
-        if let survivor = uniqueCollision(table, insert.slot, excluding: insert.id),
-            let kept = slot(table, survivor)
-        {
+        if let survivor = tables[table].indexUnlessTaken(insert.id, slot: insert.slot) {
+            guard let kept = slot(table, survivor) else {
+                // Not a live object of the table, which only a damaged index would give: the
+                // insert takes its place.
+                tables[table].index(insert.id, slot: insert.slot)
+                place(table, insert.id, in: insert.slot)
+                insert.survivor = insert.id
+                return
+            }
             alias(insert.id, to: survivor)
             foldCounts[table] += 1
             tables[table].unindex(survivor, slot: kept)
@@ -142,7 +148,6 @@ extension Projection {
             return
         }
         place(table, insert.id, in: insert.slot)
-        tables[table].index(insert.id, slot: insert.slot)
         insert.survivor = insert.id
     }
 

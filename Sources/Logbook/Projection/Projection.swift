@@ -108,7 +108,7 @@ package struct Projection: Sendable {
         withTable(table) { table in
             // Stored properties of `pointee`, not methods: a method call on it copies the table.
             guard let position = table.pointee.uniqueAttributes.firstIndex(of: attribute) else { return nil }
-            return .some(table.pointee.uniqueIndexes[position][value])
+            return .some(EntityTable.holder(in: table, position, value, hash: UniqueIndex.hash(value)))
         }
     }
 

@@ -29,7 +29,7 @@ struct MigratedStateTests {
             var uniqueIndexes: [String: [[AttributeValue: UInt64]]] = [:]
             for table in state.0.tables {
                 rows[table.entity.name] = table.rowsByIdentifier
-                uniqueIndexes[table.entity.name] = table.uniqueIndexes
+                uniqueIndexes[table.entity.name] = table.uniqueIndexContents
             }
             self.rows = rows
             self.uniqueIndexes = uniqueIndexes

@@ -109,7 +109,9 @@ struct InsertBytesTests {
                     "\(table.entity.name) \(id): \(String(describing: rows[id])) against \(String(describing: otherRows[id]))"
                 )
             }
-            if table.uniqueIndexes != other.uniqueIndexes { found.append("\(table.entity.name) unique index") }
+            if table.uniqueIndexContents != other.uniqueIndexContents {
+                found.append("\(table.entity.name) unique index")
+            }
         }
         return found
     }
