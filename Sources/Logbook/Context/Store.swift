@@ -61,7 +61,7 @@ final class Store: Sendable {
     let allowsSave: Bool
     /// Where the store lives, for messages.
     let location: String
-    /// What the open found.
+    /// What the open found; empty for a store opened without replaying.
     let replayed: Replayed
     /// The schemas before ``schema``, oldest first.
     let history: [Schema]
@@ -86,9 +86,9 @@ final class Store: Sendable {
 
     /// Opens the store of a configuration and replays it at `schema`.
     ///
-    /// - Parameter replay: Whether to replay now. Without it, only the schema records are read
-    ///   (a fraction of a replay), so that a migration can decide what to do first; call
-    ///   ``replayLog()`` or ``appendMigration(_:final:)`` afterwards.
+    /// - Parameter replay: Whether to replay now. Without it, the log is not read: a migrator
+    ///   reads it, then gives the store its state with ``adopt(_:lastSequence:)`` or
+    ///   ``appendMigration(_:final:)``.
     init(schema: Schema, history: [Schema], configuration: ModelConfiguration, replay: Bool = true) throws {
         self.schema = schema
         self.fingerprint = schema.fingerprint.hexString
@@ -110,16 +110,10 @@ final class Store: Sendable {
             let log = try EventLog(directory: directory, configuration: logConfiguration)
             self.sink = .log(log)
             self.location = directory
-            if replay {
-                self.replayed = try Self.replay(log.reader(), pending: [], into: &state, fingerprint: fingerprint)
-            } else {
-                var replayed = Replayed()
-                for record in try RecordedSchemas.scan(log.reader()) {
-                    replayed.latest = record
-                    replayed.numbers[record.fingerprint] = record.number
-                }
-                self.replayed = replayed
-            }
+            // Without `replay`, the migrator reads the log and gives the store its state
+            // (`adopt(_:lastSequence:)`, `appendMigration(_:final:)`).
+            self.replayed =
+                replay ? try Self.replay(log.reader(), pending: [], into: &state, fingerprint: fingerprint) : Replayed()
         }
         self.history = history
         self.state = Mutex(state)
@@ -401,11 +395,14 @@ final class Store: Sendable {
         state.withLock { $0.captured }
     }
 
-    /// Replays the log, for a store opened without replaying.
-    func replayLog() throws {
-        guard let log else { return }
-        var fresh = State(projection: Projection(schema: schema, history: history))
-        _ = try Self.replay(log.reader(), pending: [], into: &fresh, fingerprint: fingerprint)
+    /// Takes the state of `final`, a capturing store that replayed this store's log at its
+    /// schema, for a store opened without replaying; with `lastSequence`, the log has grown
+    /// since, up to that event, by events `final` applied too.
+    func adopt(_ final: Store, lastSequence: UInt64? = nil) {
+        var fresh = final.state.withLock { $0 }
+        fresh.captured = []
+        fresh.generation = 0
+        if let lastSequence { fresh.projection.lastSequence = lastSequence }
         state.withLock { $0 = fresh }
         published.store(fresh.generation, ordering: .releasing)
     }
@@ -419,12 +416,7 @@ final class Store: Sendable {
         for batch in batches {
             last = try log.append(batch.map(EventCodec.encode)).upperBound
         }
-        var fresh = final.state.withLock { $0 }
-        fresh.captured = []
-        fresh.generation = 0
-        fresh.projection.lastSequence = last
-        state.withLock { $0 = fresh }
-        published.store(fresh.generation, ordering: .releasing)
+        adopt(final, lastSequence: last)
     }
 
     func close() {

@@ -13,20 +13,24 @@ struct Migrator {
 
     /// Migrates the store, which was opened without replaying, or replays it when it is at the
     /// models' version already.
+    ///
+    /// Two cores share the work. This thread replays the log at the models' schema: the state
+    /// of the store either way, since lightweight changes apply while replaying and the stages'
+    /// batches follow the log. Meanwhile another thread finds the schemas the log recorded,
+    /// which takes a small part of a replay's time, and runs the stages when the latest one is
+    /// an earlier version. A store at the models' version is thus read once, not once for its
+    /// schemas and again for its state.
     func migrate() throws {
         guard let log = store.log else { return }
-        guard let latest = store.replayed.latest, latest.fingerprint != store.fingerprint else {
-            try store.replayLog()
-            return
-        }
-        let start = try startIndex(latest)
-        // The log replayed at the final schema does not depend on what the stages do: the
-        // stages run on another core while this thread replays it, and their batches are
-        // applied to it afterwards. The stages' stores live in that thread's memory and are
-        // freed by yet another, off this thread's path and out of its allocator's way.
+        // The stages' stores live in that thread's memory and are freed by yet another, off
+        // this thread's path and out of its allocator's way.
         let leftovers = Leftovers()
-        let stages = BackgroundWork { [self] in
-            try stageBatches(from: start, reader: log.reader(), leftovers: leftovers)
+        let stages = BackgroundWork { [self] () throws -> [[EventEnvelope]] in
+            let records = try RecordedSchemas.scan(log.reader())
+            guard let latest = records.last, latest.fingerprint != store.fingerprint else { return [] }
+            let start = try startIndex(latest)
+            let lastNumber = records.map(\.number).max() ?? 0
+            return try stageBatches(from: start, after: lastNumber, reader: log.reader(), leftovers: leftovers)
         }
         let final: Store
         do {
@@ -41,6 +45,19 @@ struct Migrator {
             _ = try? stages.value()
             throw error
         }
+        guard let latest = final.replayed.latest, latest.fingerprint != store.fingerprint else {
+            // At the models' version already (or empty): nothing for the stages to do.
+            _ = try stages.value()
+            store.adopt(final)
+            return
+        }
+        let start: Int
+        do {
+            start = try startIndex(latest)
+        } catch {
+            _ = try? stages.value()
+            throw error
+        }
         // While the stages still run, find the objects that lack mandatory values so far.
         let gaps = final.read { state in
             MandatoryValues.scan(
@@ -48,7 +65,7 @@ struct Migrator {
                 skipping: MandatoryValues.alwaysPresent(
                     in: state.projection,
                     plan: plan,
-                    recorded: store.replayed.numbers.keys
+                    recorded: final.replayed.numbers.keys
                 )
             )
         }
@@ -95,9 +112,14 @@ struct Migrator {
     /// Runs each stage's closures against stores that capture their saves, and returns one
     /// batch per stage. The stages' stores and contexts go to `leftovers`, to be freed off the
     /// caller's path.
-    private func stageBatches(from start: Int, reader: LogReader, leftovers: Leftovers) throws -> [[EventEnvelope]] {
+    private func stageBatches(
+        from start: Int,
+        after lastNumber: UInt32,
+        reader: LogReader,
+        leftovers: Leftovers
+    ) throws -> [[EventEnvelope]] {
         var batches: [[EventEnvelope]] = []
-        var lastNumber = store.replayed.numbers.values.max() ?? 0
+        var lastNumber = lastNumber
         for index in start..<plan.currentIndex {
             let from = plan.schemas[index]
             let to = plan.schemas[index + 1]
