@@ -15,8 +15,8 @@ package enum EventStream {
         shortcut: (UInt64, UnsafeRawBufferPointer) -> Bool = { _, _ in false },
         _ body: (UInt64, EventEnvelope) throws -> Void
     ) throws {
-        var cursor = reader.batches(from: first)
-        while let batch = try cursor.next() {
+        let batches = BatchReadAhead(reader.batches(from: first))
+        while let batch = try batches.next() {
             for index in 0..<batch.count {
                 let sequence = batch.firstSequence + UInt64(index)
                 if sequence < first { continue }

@@ -1,0 +1,54 @@
+import Dispatch
+
+/// Reads a cursor's next batch on another thread while the caller works on the current one:
+/// reading, checking and decompressing a batch then costs a replay no time of its own when a
+/// second core is free.
+///
+/// Batches and errors come out in the cursor's order, exactly as ``BatchCursor/next()`` gives
+/// them; one batch at most is read ahead. Iteration ends at the first `nil`: a cursor that
+/// waits for a writer to append more (as `logbook tail` does) should be used directly.
+final class BatchReadAhead: @unchecked Sendable {
+    // `cursor` is only touched by one thread at a time: by the work reading the next batch,
+    // or by the caller of `next()` once it has waited for that work to finish.
+    private var cursor: BatchCursor
+    private var reading: BackgroundWork<Batch?>?
+    private var isFinished = false
+
+    init(_ cursor: BatchCursor) {
+        self.cursor = cursor
+    }
+
+    /// The next batch, or `nil` at the end of the log.
+    ///
+    /// - Throws: what ``BatchCursor/next()`` throws, at the same batch.
+    func next() throws(LogbookError) -> Batch? {
+        guard !isFinished else { return nil }
+        let batch: Batch?
+        if let reading {
+            self.reading = nil
+            do {
+                batch = try reading.value()
+            } catch let error as LogbookError {
+                isFinished = true
+                throw error
+            } catch {
+                preconditionFailure("a batch cursor throws only LogbookError: \(error)")
+            }
+        } else {
+            do {
+                batch = try cursor.next()
+            } catch {
+                isFinished = true
+                throw error
+            }
+        }
+        guard let batch else {
+            isFinished = true
+            return nil
+        }
+        // The work keeps this object alive until it has finished, even if the caller stops
+        // asking for batches first.
+        reading = BackgroundWork(on: DispatchQueue.global(qos: .userInitiated)) { [self] in try cursor.next() }
+        return batch
+    }
+}
