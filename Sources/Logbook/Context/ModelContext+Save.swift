@@ -72,9 +72,9 @@ extension ModelContext {
         schemaNumber: UInt32,
         _ projection: Projection
     ) throws {
-        batch.insertRanges.reserveCapacity(inserts.count)
+        var toOne: [(property: Int, relationship: Int, target: UInt64)] = []
         for model in inserts {
-            try encodeInsert(model, schemaNumber: schemaNumber, into: &batch)
+            try recordInsert(model, into: &batch, toOne: &toOne)
         }
         for model in changes {
             batch.events += try updateEvents(model, projection)
@@ -198,19 +198,19 @@ extension ModelContext {
 
     // MARK: - Events
 
-    /// Encodes the insert of a new model into the batch, and adds the events that must follow
-    /// every insert of the batch: to-many links, and to-one references to models inserted later
-    /// in the batch.
-    private func encodeInsert(
+    /// Records the insert of a model: its attribute values in declaration order, as the model
+    /// type lists them, and the to-one references to models already stored or inserted before
+    /// it; a reference to a later one follows as an update, and a to-many relationship as a
+    /// link. `toOne` is scratch space, kept across inserts so that each does not allocate it.
+    private func recordInsert(
         _ model: any PersistentModel,
-        schemaNumber: UInt32,
-        into batch: inout Store.PreparedBatch
+        into batch: inout Store.PreparedBatch,
+        toOne: inout [(property: Int, relationship: Int, target: UInt64)]
     ) throws {
         let id = try identify(model)
         let mapping = mapping(of: model)
         let entityName = mapping.entityName
-        // The to-one references the insert carries: property, relationship, target.
-        var toOne: [(property: Int, relationship: Int, target: UInt64)] = []
+        toOne.removeAll(keepingCapacity: true)
         for property in mapping.relationshipProperties {
             guard case .relationship(let index) = mapping.slots[property] else { continue }
             let link = mapping.links[index]
@@ -240,40 +240,16 @@ extension ModelContext {
                 batch.events.append(.update(.init(entity: entityName, id: id, attributes: [], toOne: [reference])))
             }
         }
-        // Attributes in declaration order, as the model type lists them; each value is both
-        // written and recorded for the projection.
-        try batch.appendInsert { writer, recorder in
-            recorder.begin(table: mapping.table, id: id)
-            try EventCodec.writeInsert(
-                schemaNumber: schemaNumber,
-                entity: mapping.encodedEntityName,
-                id: id,
-                attributeCount: mapping.attributeProperties.count,
-                attributes: { writer in
-                    for property in mapping.attributeProperties {
-                        guard case .attribute(let attribute) = mapping.slots[property] else {
-                            preconditionFailure("property \(property) of \(entityName) is listed as an attribute")
-                        }
-                        let value = try mapping.attribute(model, property)
-                        EventCodec.writeField(mapping.encodedPropertyNames[property], value, into: &writer)
-                        recorder.attribute(attribute, value)
-                    }
-                },
-                referenceCount: toOne.count,
-                references: { writer in
-                    for reference in toOne {
-                        EventCodec.writeReference(
-                            mapping.encodedPropertyNames[reference.property],
-                            reference.target,
-                            into: &writer
-                        )
-                        recorder.reference(reference.relationship, reference.target)
-                    }
-                },
-                into: &writer
-            )
-            recorder.end()
+        let recorder = batch.inserts
+        recorder.begin(table: mapping.table, id: id)
+        for property in mapping.attributeProperties {
+            guard case .attribute(let attribute) = mapping.slots[property] else {
+                preconditionFailure("property \(property) of \(entityName) is listed as an attribute")
+            }
+            recorder.attribute(attribute, try mapping.attribute(model, property))
         }
+        for reference in toOne { recorder.reference(reference.relationship, reference.target) }
+        recorder.end()
     }
 
     private func updateEvents(_ model: any PersistentModel, _ projection: Projection) throws -> [Event] {

@@ -71,6 +71,8 @@ final class Store: Sendable {
     private let published = Atomic<UInt64>(0)
     /// Where large batches are appended: see ``commit(_:)``.
     private let appendQueue = DispatchQueue(label: "Logbook log append")
+    /// The names the inserts of a save spell, encoded once.
+    private let insertNames: InsertNames
 
     /// Whether models made from rows that lack a non-optional value get a placeholder instead
     /// of failing: only in the stores of migration stages, whose closures fill such values in.
@@ -95,6 +97,7 @@ final class Store: Sendable {
         self.logger = configuration.logger
         self.allowsSave = configuration.allowsSave
         var state = State(projection: Projection(schema: schema, history: history))
+        self.insertNames = InsertNames(state.projection)
         if configuration.isStoredInMemoryOnly {
             self.sink = .memory
             self.location = "memory"
@@ -135,6 +138,7 @@ final class Store: Sendable {
         self.sink = .capture
         self.location = reader?.directory ?? "memory"
         var state = State(projection: Projection(schema: schema, history: history))
+        self.insertNames = InsertNames(state.projection)
         self.replayed = try Self.replay(reader, pending: pending, into: &state, fingerprint: fingerprint)
         self.history = history
         self.state = Mutex(state)
@@ -221,28 +225,15 @@ final class Store: Sendable {
         state.withLock { $0.projection.matches(table: table, attribute: attribute, value: value) }
     }
 
-    /// A batch as a save builds it: the inserts encoded straight into the batch's payload, the
-    /// other events after them.
+    /// A batch as a save builds it: the inserts recorded from the models, to be applied and
+    /// encoded from the same values, and the other events, which follow them in the log.
     struct PreparedBatch {
-        /// The batch's payload: the schema record when the batch begins a schema, then the
-        /// inserts; the other events are encoded after them when the batch is appended.
-        var payload = BatchPayload(capacity: 64 << 10)
-        /// Where each insert's bytes are in `payload`.
-        var insertRanges: [Range<Int>] = []
+        /// The inserts.
+        let inserts = DirectInserts()
         /// The events that follow the inserts.
         var events: [Event] = []
-        /// Each insert as the projection applies it: the commit applies them from their values
-        /// rather than decoding their bytes.
-        let direct = DirectInserts()
 
-        var isEmpty: Bool { insertRanges.isEmpty && events.isEmpty }
-
-        /// Appends the insert that `encode` writes, and records it for the projection with
-        /// what `encode` gives the recorder between `begin(table:id:)` and `end()`.
-        mutating func appendInsert(_ encode: (inout BinaryWriter, DirectInserts) throws -> Void) rethrows {
-            let recorder = direct
-            insertRanges.append(try payload.appendEvent { try encode(&$0, recorder) })
-        }
+        var isEmpty: Bool { inserts.heads.isEmpty && events.isEmpty }
     }
 
     /// Builds a batch against the projection, appends it and applies it.
@@ -264,46 +255,48 @@ final class Store: Sendable {
             let schemaNumber = state.currentSchemaNumber ?? state.lastSchemaNumber + 1
             var batch = PreparedBatch()
             // The schema record, when the batch begins a schema, goes first.
-            var schemaRecord: EventEnvelope?
-            if state.currentSchemaNumber == nil {
-                let record = Event.SchemaRecord(
-                    number: schemaNumber,
-                    version: schema.version,
-                    fingerprint: fingerprint,
-                    schema: schema
+            let schemaRecord: EventEnvelope? =
+                state.currentSchemaNumber != nil
+                ? nil
+                : EventEnvelope(
+                    schemaNumber: schemaNumber,
+                    event: .schema(
+                        Event.SchemaRecord(
+                            number: schemaNumber,
+                            version: schema.version,
+                            fingerprint: fingerprint,
+                            schema: schema
+                        )
+                    )
                 )
-                let envelope = EventEnvelope(schemaNumber: schemaNumber, event: .schema(record))
-                batch.payload.appendEvent { EventCodec.encode(envelope, into: &$0) }
-                schemaRecord = envelope
-            }
             try build(state.projection, &nextIdentifier, schemaNumber, &batch)
             guard !batch.isEmpty else { return Commit(survivors: [:], sequences: nil, generation: state.generation) }
             var sequences: ClosedRange<UInt64>?
-            // A large batch is appended (compressed, written and flushed) on another thread while
-            // this one applies it to the projection; see `restore(_:before:log:firstSequence:)`.
+            // A large batch is encoded and appended (compressed, written and flushed) on another
+            // thread while this one applies it to the projection; see
+            // `restore(_:before:log:firstSequence:)`.
             var appending: (work: BackgroundWork<ClosedRange<UInt64>>, log: EventLog, first: UInt64)?
+            let (inserts, events, names) = (batch.inserts, batch.events, insertNames)
             switch sink {
             case .log(let log):
-                // After the inserts, whose ranges stay where they are.
-                for event in batch.events {
-                    batch.payload.appendEvent {
-                        EventCodec.encode(EventEnvelope(schemaNumber: schemaNumber, event: event), into: &$0)
-                    }
-                }
-                if batch.insertRanges.count >= Self.overlappedAppendInserts {
-                    let payload = batch.payload
+                if inserts.heads.count >= Self.overlappedAppendInserts {
                     let first = log.nextSequence
-                    appending = (BackgroundWork(on: appendQueue) { try log.append(payload) }, log, first)
+                    appending = (
+                        BackgroundWork(on: appendQueue) {
+                            try log.append(Self.payload(schemaRecord, inserts, events, names, schemaNumber))
+                        }, log, first
+                    )
                 } else {
-                    sequences = try log.append(batch.payload)
+                    sequences = try log.append(Self.payload(schemaRecord, inserts, events, names, schemaNumber))
                 }
             case .memory: break
             case .capture:
                 if let schemaRecord { state.captured.append(schemaRecord) }
-                for range in batch.insertRanges {
-                    state.captured.append(try EventCodec.decode(batch.payload.bytes[range]))
+                var payload = BatchPayload()
+                for range in EventCodec.appendInserts(inserts, names: names, schemaNumber: schemaNumber, to: &payload) {
+                    state.captured.append(try EventCodec.decode(payload.bytes[range]))
                 }
-                for event in batch.events {
+                for event in events {
                     state.captured.append(EventEnvelope(schemaNumber: schemaNumber, event: event))
                 }
             }
@@ -313,10 +306,9 @@ final class Store: Sendable {
             // Only the inserts an upsert folded into another object are listed.
             var survivors: [UInt64: UInt64] = [:]
             // Each insert from the values it was encoded from, not by decoding its bytes.
-            precondition(batch.direct.heads.count == batch.insertRanges.count, "an insert was not recorded")
-            for index in batch.direct.heads.indices {
-                let id = batch.direct.heads[index].id
-                let survivor = state.projection.applyInsert(batch.direct, at: index)
+            for index in inserts.heads.indices {
+                let id = inserts.heads[index].id
+                let survivor = state.projection.applyInsert(inserts, at: index)
                 if id != survivor { survivors[id] = survivor }
             }
             for event in batch.events {
@@ -337,6 +329,24 @@ final class Store: Sendable {
             published.store(state.generation, ordering: .releasing)
             return Commit(survivors: survivors, sequences: sequences, generation: state.generation)
         }
+    }
+
+    /// A batch's payload: the schema record, when the batch begins a schema, then the inserts,
+    /// then the other events.
+    private static func payload(
+        _ schemaRecord: EventEnvelope?,
+        _ inserts: DirectInserts,
+        _ events: [Event],
+        _ names: InsertNames,
+        _ schemaNumber: UInt32
+    ) -> BatchPayload {
+        var payload = BatchPayload(capacity: 64 << 10)
+        if let schemaRecord { payload.appendEvent { EventCodec.encode(schemaRecord, into: &$0) } }
+        EventCodec.appendInserts(inserts, names: names, schemaNumber: schemaNumber, to: &payload)
+        for event in events {
+            payload.appendEvent { EventCodec.encode(EventEnvelope(schemaNumber: schemaNumber, event: event), into: &$0) }
+        }
+        return payload
     }
 
     /// The number of inserts from which a batch is appended to the log on another thread while

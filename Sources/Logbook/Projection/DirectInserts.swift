@@ -1,12 +1,13 @@
-/// The inserts of a batch as the projection applies them, recorded while they are encoded: a
-/// save applies its own inserts from these values instead of decoding the bytes it has just
-/// written. A replay still reads the bytes; both end in the same rows
+/// The inserts of a batch, recorded from the models a save inserts: the projection applies
+/// them from these values, and the batch's bytes are encoded from them
+/// (``EventCodec/appendInserts(_:names:schemaNumber:to:)``), on another thread for a large
+/// batch. A replay still reads the bytes; both end in the same rows
 /// (``Projection/applyInsert(_:at:)``).
 ///
 /// Flat, so that a batch of thousands of inserts makes a handful of arrays rather than two per
-/// insert. A class, so that the encoder can fill it while it writes the batch's bytes. Not
-/// thread-safe: one save fills and applies it, under the store's lock.
-package final class DirectInserts {
+/// insert. One save fills it on its own thread; once filled, it is only read, by the thread
+/// that applies it and the one that encodes it, and it is `Sendable` for that.
+package final class DirectInserts: @unchecked Sendable {
     /// One insert: its table, its identifier, and where its attributes and to-one references
     /// are in the flat arrays.
     package struct Head {

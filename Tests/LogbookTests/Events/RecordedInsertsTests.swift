@@ -1,0 +1,72 @@
+import Foundation
+import SampleTrips
+import Testing
+
+@testable import Logbook
+
+/// A save records its inserts from the models and encodes them from those values, on another
+/// thread for a large batch: the bytes must be the canonical encoding of each event, in the
+/// order a replay expects.
+struct RecordedInsertsTests {
+    private typealias Trip = SampleTripsSchemaV3.Trip
+    private typealias BucketListItem = SampleTripsSchemaV3.BucketListItem
+    private typealias LivingAccommodation = SampleTripsSchemaV3.LivingAccommodation
+
+    /// A small save is encoded on the saving thread, a large one on another.
+    @Test(arguments: [2, 150])
+    func aSaveWritesEveryEventAsEncodingItWouldAndReopensToTheSameModels(trips: Int) throws {
+        #expect((trips * 4 >= Store.overlappedAppendInserts) == (trips > 2))
+        let directory = TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.child("store"))
+        let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        do {
+            let context = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url)))
+            for number in 0..<trips {
+                let trip = Trip(
+                    name: "Trip \(number)",
+                    destination: number % 2 == 0 ? "Lisbon" : "Kyōto",
+                    startDate: start.addingTimeInterval(Double(number) * 86_400),
+                    endDate: start.addingTimeInterval(Double(number) * 86_400 + 3_600)
+                )
+                context.insert(trip)
+                trip.bucketList = [
+                    BucketListItem(title: "Walk \(number)", details: "", hasReservation: false, isInPlan: true),
+                    BucketListItem(title: "Eat \(number)", details: "late", hasReservation: true, isInPlan: false),
+                ]
+                trip.livingAccommodation = LivingAccommodation(address: "Street \(number)", placeName: "Inn")
+            }
+            try context.save()
+        }
+
+        let events = try readAll(url.path)
+        var kinds: [String] = []
+        for (sequence, bytes) in events {
+            let envelope = try EventCodec.decode(bytes[...])
+            #expect(EventCodec.encode(envelope) == bytes, "event \(sequence) is not in its canonical encoding")
+            switch envelope.event {
+            case .schema: kinds.append("schema")
+            case .insert(let insert): kinds.append("insert \(insert.entity)")
+            case .link: kinds.append("link")
+            default: kinds.append("other")
+            }
+        }
+        // The schema record, then every insert, then the links that need all of them.
+        #expect(kinds.first == "schema")
+        #expect(kinds.filter { $0 == "insert Trip" }.count == trips)
+        #expect(kinds.filter { $0 == "insert BucketListItem" }.count == trips * 2)
+        #expect(kinds.filter { $0 == "insert LivingAccommodation" }.count == trips)
+        let lastInsert = try #require(kinds.lastIndex { $0.hasPrefix("insert") })
+        #expect(kinds[1...lastInsert].allSatisfy { $0.hasPrefix("insert") })
+
+        let reopened = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url)))
+        let found = try reopened.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate)]))
+        #expect(found.count == trips)
+        let last = try #require(found.last)
+        #expect(last.name == "Trip \(trips - 1)")
+        #expect(last.destination == (trips % 2 == 1 ? "Lisbon" : "Kyōto"))
+        #expect(last.endDate == start.addingTimeInterval(Double(trips - 1) * 86_400 + 3_600))
+        #expect(Set((last.bucketList ?? []).map(\.title)) == ["Walk \(trips - 1)", "Eat \(trips - 1)"])
+        #expect(last.bucketList?.first { $0.title.hasPrefix("Eat") }?.hasReservation == true)
+        #expect(last.livingAccommodation?.address == "Street \(trips - 1)")
+    }
+}
