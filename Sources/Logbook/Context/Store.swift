@@ -344,7 +344,9 @@ final class Store: Sendable {
         if let schemaRecord { payload.appendEvent { EventCodec.encode(schemaRecord, into: &$0) } }
         EventCodec.appendInserts(inserts, names: names, schemaNumber: schemaNumber, to: &payload)
         for event in events {
-            payload.appendEvent { EventCodec.encode(EventEnvelope(schemaNumber: schemaNumber, event: event), into: &$0) }
+            payload.appendEvent {
+                EventCodec.encode(EventEnvelope(schemaNumber: schemaNumber, event: event), into: &$0)
+            }
         }
         return payload
     }
