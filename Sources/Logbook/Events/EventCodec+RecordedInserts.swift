@@ -1,3 +1,5 @@
+import Foundation
+
 /// The names an insert event spells, by table, each encoded once per store: encoding an insert
 /// that ``DirectInserts`` recorded then copies bytes instead of encoding strings.
 struct InsertNames: Sendable {
@@ -20,9 +22,157 @@ extension EventCodec {
     /// schema: the bytes a save writes for them, the same an insert encoded on its own gives
     /// (entity, identifier, each attribute in the order recorded, each to-one reference).
     ///
+    /// The size of every event is found first, then all of them are written into one buffer
+    /// of that size: no capacity check or reference count per byte written. A batch with a
+    /// value of a type the sizing does not cover (a decimal, URL, data, array or composite) is
+    /// written event by event through ``BinaryWriter``.
+    ///
     /// - Returns: where each insert's bytes are in `payload`.
     @discardableResult
     static func appendInserts(
+        _ inserts: DirectInserts,
+        names: InsertNames,
+        schemaNumber: UInt32,
+        to payload: inout BatchPayload
+    ) -> [Range<Int>] {
+        guard let sizes = insertSizes(inserts, names: names, schemaNumber: schemaNumber) else {
+            return appendInsertsOneByOne(inserts, names: names, schemaNumber: schemaNumber, to: &payload)
+        }
+        var total = 0
+        for size in sizes { total += LEB128.length(of: UInt64(size)) + size }
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(sizes.count)
+        let base = payload.bytes.count
+        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var cursor = ByteCursor(buffer)
+            for (index, head) in inserts.heads.enumerated() {
+                cursor.varint(UInt64(sizes[index]))
+                let start = cursor.offset
+                writeInsert(head, inserts, names, schemaNumber, &cursor)
+                precondition(cursor.offset - start == sizes[index], "an insert's size was misjudged")
+                ranges.append(base + start..<base + cursor.offset)
+            }
+            precondition(cursor.offset == total, "the inserts' size was misjudged")
+            initialized = total
+        }
+        payload.appendEncodedEvents(bytes, count: sizes.count)
+        return ranges
+    }
+
+    /// The encoded size of each recorded insert, or `nil` when one holds a value whose size
+    /// ``valueSize(_:)`` does not give.
+    private static func insertSizes(_ inserts: DirectInserts, names: InsertNames, schemaNumber: UInt32) -> [Int]? {
+        var sizes: [Int] = []
+        sizes.reserveCapacity(inserts.heads.count)
+        let fixed = 1 + LEB128.length(of: UInt64(schemaNumber))
+        for head in inserts.heads {
+            var size = fixed + names.entities[head.table].bytes.count + LEB128.length(of: head.id)
+            size += LEB128.length(of: UInt64(head.attributes.count))
+            let attributeNames = names.attributes[head.table]
+            for position in head.attributes {
+                guard let valueSize = valueSize(inserts.values[position]) else { return nil }
+                size += attributeNames[inserts.attributeIndexes[position]].bytes.count + valueSize
+            }
+            size += LEB128.length(of: UInt64(head.references.count))
+            let relationshipNames = names.relationships[head.table]
+            for position in head.references {
+                let reference = inserts.references[position]
+                size += relationshipNames[reference.relationship].bytes.count + 1 + LEB128.length(of: reference.target)
+            }
+            sizes.append(size)
+        }
+        return sizes
+    }
+
+    /// The encoded size of a scalar or string value, as ``encode(_:into:)`` writes it.
+    @inline(__always)
+    private static func valueSize(_ value: AttributeValue) -> Int? {
+        switch value {
+        case .null, .bool: return 1
+        case .int(let number): return 1 + LEB128.length(of: zigzag(number))
+        case .uint(let number): return 1 + LEB128.length(of: number)
+        case .double, .date: return 9
+        case .float: return 5
+        case .uuid: return 17
+        case .string(let text):
+            let count = text.utf8.count
+            return 1 + LEB128.length(of: UInt64(count)) + count
+        case .decimal, .url, .data, .array, .composite: return nil
+        }
+    }
+
+    @inline(__always)
+    private static func zigzag(_ number: Int64) -> UInt64 {
+        UInt64(bitPattern: (number << 1) ^ (number >> 63))
+    }
+
+    /// Writes one insert as ``writeInsert(schemaNumber:entity:id:attributeCount:attributes:referenceCount:references:into:)``
+    /// does, every value being one ``valueSize(_:)`` sizes.
+    @inline(__always)
+    private static func writeInsert(
+        _ head: DirectInserts.Head,
+        _ inserts: DirectInserts,
+        _ names: InsertNames,
+        _ schemaNumber: UInt32,
+        _ cursor: inout ByteCursor
+    ) {
+        cursor.byte(Kind.insert.rawValue)
+        cursor.varint(UInt64(schemaNumber))
+        cursor.bytes(names.entities[head.table].bytes)
+        cursor.varint(head.id)
+        cursor.varint(UInt64(head.attributes.count))
+        let attributeNames = names.attributes[head.table]
+        for position in head.attributes {
+            cursor.bytes(attributeNames[inserts.attributeIndexes[position]].bytes)
+            writeValue(inserts.values[position], &cursor)
+        }
+        cursor.varint(UInt64(head.references.count))
+        let relationshipNames = names.relationships[head.table]
+        for position in head.references {
+            let reference = inserts.references[position]
+            cursor.bytes(relationshipNames[reference.relationship].bytes)
+            cursor.byte(1)
+            cursor.varint(reference.target)
+        }
+    }
+
+    @inline(__always)
+    private static func writeValue(_ value: AttributeValue, _ cursor: inout ByteCursor) {
+        switch value {
+        case .null: cursor.byte(ValueTag.null.rawValue)
+        case .bool(let flag): cursor.byte(flag ? ValueTag.true.rawValue : ValueTag.false.rawValue)
+        case .int(let number):
+            cursor.byte(ValueTag.int.rawValue)
+            cursor.varint(zigzag(number))
+        case .uint(let number):
+            cursor.byte(ValueTag.uint.rawValue)
+            cursor.varint(number)
+        case .double(let number):
+            cursor.byte(ValueTag.double.rawValue)
+            cursor.littleEndian(number.bitPattern)
+        case .float(let number):
+            cursor.byte(ValueTag.float.rawValue)
+            cursor.littleEndian(number.bitPattern)
+        case .date(let date):
+            cursor.byte(ValueTag.date.rawValue)
+            cursor.littleEndian(date.timeIntervalSinceReferenceDate.bitPattern)
+        case .uuid(let uuid):
+            cursor.byte(ValueTag.uuid.rawValue)
+            withUnsafeBytes(of: uuid.uuid) { cursor.bytes($0) }
+        case .string(let text):
+            cursor.byte(ValueTag.string.rawValue)
+            var text = text
+            text.withUTF8 { utf8 in
+                cursor.varint(UInt64(utf8.count))
+                cursor.bytes(UnsafeRawBufferPointer(utf8))
+            }
+        case .decimal, .url, .data, .array, .composite:
+            preconditionFailure("a value without a size reached the sized writer")
+        }
+    }
+
+    /// ``appendInserts(_:names:schemaNumber:to:)`` through ``BinaryWriter``, event by event.
+    private static func appendInsertsOneByOne(
         _ inserts: DirectInserts,
         names: InsertNames,
         schemaNumber: UInt32,
@@ -61,5 +211,57 @@ extension EventCodec {
             ranges.append(range)
         }
         return ranges
+    }
+}
+
+/// Writes into a buffer of a known size, checking each write against its end.
+struct ByteCursor {
+    private let base: UnsafeMutableRawPointer?
+    private let end: Int
+    private(set) var offset = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        base = UnsafeMutableRawPointer(buffer.baseAddress)
+        end = buffer.count
+    }
+
+    @inline(__always)
+    private func start(_ count: Int) -> UnsafeMutableRawPointer {
+        guard let base, count <= end &- offset else { preconditionFailure("a write past the end of its buffer") }
+        return base + offset
+    }
+
+    @inline(__always)
+    mutating func byte(_ value: UInt8) {
+        start(1).storeBytes(of: value, as: UInt8.self)
+        offset &+= 1
+    }
+
+    @inline(__always)
+    mutating func varint(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            byte(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        byte(UInt8(rest))
+    }
+
+    @inline(__always)
+    mutating func littleEndian<T: FixedWidthInteger>(_ value: T) {
+        start(MemoryLayout<T>.size).storeBytes(of: value.littleEndian, as: T.self)
+        offset &+= MemoryLayout<T>.size
+    }
+
+    @inline(__always)
+    mutating func bytes(_ source: UnsafeRawBufferPointer) {
+        guard let from = source.baseAddress, source.count > 0 else { return }
+        start(source.count).copyMemory(from: from, byteCount: source.count)
+        offset &+= source.count
+    }
+
+    @inline(__always)
+    mutating func bytes(_ source: [UInt8]) {
+        source.withUnsafeBytes { bytes($0) }
     }
 }

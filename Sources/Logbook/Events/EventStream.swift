@@ -16,6 +16,7 @@ package enum EventStream {
         _ body: (UInt64, EventEnvelope) throws -> Void
     ) throws {
         let batches = BatchReadAhead(reader.batches(from: first))
+        defer { batches.finish() }
         while let batch = try batches.next() {
             for index in 0..<batch.count {
                 let sequence = batch.firstSequence + UInt64(index)

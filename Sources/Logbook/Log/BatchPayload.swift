@@ -31,6 +31,12 @@ package struct BatchPayload: Sendable {
         eventCount += 1
     }
 
+    /// Appends events already encoded, each after its length, `count` of them.
+    mutating func appendEncodedEvents(_ events: [UInt8], count: Int) {
+        writer.writeBytes(events)
+        eventCount += count
+    }
+
     /// Appends the event that `encode` writes.
     ///
     /// - Returns: Where the event's bytes (after their length) are in ``bytes``.

@@ -10,7 +10,7 @@ import Dispatch
 final class BatchReadAhead: @unchecked Sendable {
     // `cursor` is only touched by one thread at a time: by the work reading the next batch,
     // or by the caller of `next()` once it has waited for that work to finish.
-    private var cursor: BatchCursor
+    private var cursor: BatchCursor?
     private var reading: BackgroundWork<Batch?>?
     private var isFinished = false
 
@@ -29,26 +29,35 @@ final class BatchReadAhead: @unchecked Sendable {
             do {
                 batch = try reading.value()
             } catch let error as LogbookError {
-                isFinished = true
+                finish()
                 throw error
             } catch {
                 preconditionFailure("a batch cursor throws only LogbookError: \(error)")
             }
         } else {
             do {
-                batch = try cursor.next()
+                batch = try cursor?.next()
             } catch {
-                isFinished = true
+                finish()
                 throw error
             }
         }
         guard let batch else {
-            isFinished = true
+            finish()
             return nil
         }
-        // The work keeps this object alive until it has finished, even if the caller stops
-        // asking for batches first.
-        reading = BackgroundWork(on: DispatchQueue.global(qos: .userInitiated)) { [self] in try cursor.next() }
+        reading = BackgroundWork(on: DispatchQueue.global(qos: .userInitiated)) { [self] in try cursor?.next() }
         return batch
+    }
+
+    /// Waits for a batch being read ahead, if any, and closes the cursor's file: call it when
+    /// stopping before the end, so that no segment stays open behind the caller's back.
+    func finish() {
+        if let reading {
+            self.reading = nil
+            _ = try? reading.value()
+        }
+        isFinished = true
+        cursor = nil
     }
 }

@@ -69,4 +69,39 @@ struct RecordedInsertsTests {
         #expect(last.bucketList?.first { $0.title.hasPrefix("Eat") }?.hasReservation == true)
         #expect(last.livingAccommodation?.address == "Street \(trips - 1)")
     }
+
+    /// Values whose size the save's writer does not judge (a decimal, a URL, data, arrays,
+    /// composites) are written event by event, in the same encoding.
+    @Test(arguments: [1, 130])
+    func aSaveOfEveryAttributeTypeWritesEveryEventAsEncodingItWould(models: Int) throws {
+        let directory = TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.child("store"))
+        do {
+            let context = ModelContext(
+                try ModelContainer(for: Schema([EveryType.self]), configurations: [ModelConfiguration(url: url)])
+            )
+            for number in 0..<models {
+                let model = EveryType()
+                model.int = number
+                model.decimal = Decimal(number) / 4
+                model.url = URL(string: "https://example.com/\(number)") ?? model.url
+                model.data = Data([0, 1, UInt8(number % 256)])
+                model.strings = ["a", "\(number)"]
+                context.insert(model)
+            }
+            try context.save()
+        }
+        let events = try readAll(url.path)
+        #expect(events.count == 1 + models)
+        for (sequence, bytes) in events {
+            #expect(EventCodec.encode(try EventCodec.decode(bytes[...])) == bytes, "event \(sequence)")
+        }
+        let reopened = ModelContext(
+            try ModelContainer(for: Schema([EveryType.self]), configurations: [ModelConfiguration(url: url)])
+        )
+        let found = try reopened.fetch(FetchDescriptor<EveryType>(sortBy: [SortDescriptor(\.int)]))
+        #expect(found.map(\.int) == Array(0..<models))
+        #expect(found.last?.decimal == Decimal(models - 1) / 4)
+        #expect(found.last?.strings == ["a", "\(models - 1)"])
+    }
 }

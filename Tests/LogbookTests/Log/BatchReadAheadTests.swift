@@ -78,6 +78,20 @@ struct BatchReadAheadTests {
         #expect(try readAhead.next() == nil)
     }
 
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "lists descriptors in /proc"))
+    func finishingAfterOneBatchLeavesNoSegmentOpen() throws {
+        let directory = try store(batches: 8)
+        let readAhead = BatchReadAhead(LogReader(directory: directory.path).batches())
+        #expect(try readAhead.next()?.firstSequence == 1)
+        readAhead.finish()
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        let open = descriptors.compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
+        }
+        #expect(open.filter { $0.hasPrefix(directory.path + "/") } == [])
+        #expect(try readAhead.next() == nil)
+    }
+
     @Test func aReaderLeftAfterOneBatchLetsItsReadFinish() throws {
         let directory = try store(batches: 4)
         weak var left: BatchReadAhead?
