@@ -92,3 +92,19 @@ extension BinaryWriter {
         writeBytes(string.bytes)
     }
 }
+
+/// Where ``EventCodec/encodeSized(_:into:)`` writes: a growing ``BinaryWriter``, or a
+/// ``ByteCursor`` into a buffer sized beforehand.
+protocol ByteSink {
+    mutating func byte(_ value: UInt8)
+    mutating func varint(_ value: UInt64)
+    mutating func littleEndian<T: FixedWidthInteger>(_ value: T)
+    mutating func bytes(_ source: UnsafeRawBufferPointer)
+}
+
+extension BinaryWriter: ByteSink {
+    mutating func byte(_ value: UInt8) { write(value) }
+    mutating func varint(_ value: UInt64) { writeVarint(value) }
+    mutating func littleEndian<T: FixedWidthInteger>(_ value: T) { writeLittleEndian(value) }
+    mutating func bytes(_ source: UnsafeRawBufferPointer) { writeBytes(source) }
+}

@@ -84,7 +84,7 @@ extension EventCodec {
         return sizes
     }
 
-    /// The encoded size of a scalar or string value, as ``encode(_:into:)`` writes it.
+    /// The encoded size of a value that ``encodeSized(_:into:)`` writes.
     @inline(__always)
     private static func valueSize(_ value: AttributeValue) -> Int? {
         switch value {
@@ -138,35 +138,7 @@ extension EventCodec {
 
     @inline(__always)
     private static func writeValue(_ value: AttributeValue, _ cursor: inout ByteCursor) {
-        switch value {
-        case .null: cursor.byte(ValueTag.null.rawValue)
-        case .bool(let flag): cursor.byte(flag ? ValueTag.true.rawValue : ValueTag.false.rawValue)
-        case .int(let number):
-            cursor.byte(ValueTag.int.rawValue)
-            cursor.varint(zigzag(number))
-        case .uint(let number):
-            cursor.byte(ValueTag.uint.rawValue)
-            cursor.varint(number)
-        case .double(let number):
-            cursor.byte(ValueTag.double.rawValue)
-            cursor.littleEndian(number.bitPattern)
-        case .float(let number):
-            cursor.byte(ValueTag.float.rawValue)
-            cursor.littleEndian(number.bitPattern)
-        case .date(let date):
-            cursor.byte(ValueTag.date.rawValue)
-            cursor.littleEndian(date.timeIntervalSinceReferenceDate.bitPattern)
-        case .uuid(let uuid):
-            cursor.byte(ValueTag.uuid.rawValue)
-            withUnsafeBytes(of: uuid.uuid) { cursor.bytes($0) }
-        case .string(let text):
-            cursor.byte(ValueTag.string.rawValue)
-            var text = text
-            text.withUTF8 { utf8 in
-                cursor.varint(UInt64(utf8.count))
-                cursor.bytes(UnsafeRawBufferPointer(utf8))
-            }
-        case .decimal, .url, .data, .array, .composite:
+        guard encodeSized(value, into: &cursor) else {
             preconditionFailure("a value without a size reached the sized writer")
         }
     }
@@ -215,7 +187,7 @@ extension EventCodec {
 }
 
 /// Writes into a buffer of a known size, checking each write against its end.
-struct ByteCursor {
+struct ByteCursor: ByteSink {
     private let base: UnsafeMutableRawPointer?
     private let end: Int
     private(set) var offset = 0

@@ -98,33 +98,13 @@ package enum EventCodec {
     }
 
     package static func encode(_ value: AttributeValue, into writer: inout BinaryWriter) {
+        if encodeSized(value, into: &writer) { return }
         switch value {
-        case .null: writer.write(ValueTag.null.rawValue)
-        case .bool(let flag): writer.write(flag ? ValueTag.true.rawValue : ValueTag.false.rawValue)
-        case .int(let number):
-            writer.write(ValueTag.int.rawValue)
-            writer.writeSignedVarint(number)
-        case .uint(let number):
-            writer.write(ValueTag.uint.rawValue)
-            writer.writeVarint(number)
-        case .double(let number):
-            writer.write(ValueTag.double.rawValue)
-            writer.writeLittleEndian(number.bitPattern)
-        case .float(let number):
-            writer.write(ValueTag.float.rawValue)
-            writer.writeLittleEndian(number.bitPattern)
+        case .null, .bool, .int, .uint, .double, .float, .string, .date, .uuid:
+            preconditionFailure("encodeSized writes every scalar and string")
         case .decimal(let number):
             writer.write(ValueTag.decimal.rawValue)
             writer.writeString(number.description)
-        case .string(let text):
-            writer.write(ValueTag.string.rawValue)
-            writer.writeString(text)
-        case .date(let date):
-            writer.write(ValueTag.date.rawValue)
-            writer.writeLittleEndian(date.timeIntervalSinceReferenceDate.bitPattern)
-        case .uuid(let uuid):
-            writer.write(ValueTag.uuid.rawValue)
-            withUnsafeBytes(of: uuid.uuid) { writer.writeBytes($0) }
         case .url(let url):
             writer.write(ValueTag.url.rawValue)
             writer.writeString(url.absoluteString)
@@ -139,6 +119,45 @@ package enum EventCodec {
             writer.write(ValueTag.composite.rawValue)
             writer.writeLengthPrefixed(data)
         }
+    }
+
+    /// Writes a scalar or a string, the values whose encoded size is known beforehand, and
+    /// returns `true`; writes nothing and returns `false` for a decimal, URL, data, array or
+    /// composite.
+    @inline(__always)
+    static func encodeSized<Sink: ByteSink>(_ value: AttributeValue, into sink: inout Sink) -> Bool {
+        switch value {
+        case .null: sink.byte(ValueTag.null.rawValue)
+        case .bool(let flag): sink.byte(flag ? ValueTag.true.rawValue : ValueTag.false.rawValue)
+        case .int(let number):
+            sink.byte(ValueTag.int.rawValue)
+            sink.varint(UInt64(bitPattern: (number << 1) ^ (number >> 63)))
+        case .uint(let number):
+            sink.byte(ValueTag.uint.rawValue)
+            sink.varint(number)
+        case .double(let number):
+            sink.byte(ValueTag.double.rawValue)
+            sink.littleEndian(number.bitPattern)
+        case .float(let number):
+            sink.byte(ValueTag.float.rawValue)
+            sink.littleEndian(number.bitPattern)
+        case .date(let date):
+            sink.byte(ValueTag.date.rawValue)
+            sink.littleEndian(date.timeIntervalSinceReferenceDate.bitPattern)
+        case .uuid(let uuid):
+            sink.byte(ValueTag.uuid.rawValue)
+            withUnsafeBytes(of: uuid.uuid) { sink.bytes($0) }
+        case .string(let text):
+            sink.byte(ValueTag.string.rawValue)
+            var text = text
+            text.withUTF8 { utf8 in
+                sink.varint(UInt64(utf8.count))
+                sink.bytes(UnsafeRawBufferPointer(utf8))
+            }
+        case .decimal, .url, .data, .array, .composite:
+            return false
+        }
+        return true
     }
 
     private static func header(_ kind: Kind, _ envelope: EventEnvelope, _ writer: inout BinaryWriter) {
