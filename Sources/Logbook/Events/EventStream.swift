@@ -15,13 +15,32 @@ package enum EventStream {
         shortcut: (UInt64, UnsafeRawBufferPointer) -> Bool = { _, _ in false },
         _ body: (UInt64, EventEnvelope) throws -> Void
     ) throws {
-        let batches = BatchReadAhead(reader.batches(from: first))
+        try forEach(reader, from: first, through: last, predecoder: nil, shortcut: shortcut, body)
+    }
+
+    /// ``forEach(_:from:through:shortcut:_:)`` for a replay: the inserts `predecoder` takes are
+    /// decoded on the thread that reads the batches, and handed to `predecoded` with their
+    /// sequence number, instead of to `shortcut` or `body`.
+    static func forEach(
+        _ reader: LogReader,
+        from first: UInt64 = 1,
+        through last: UInt64 = .max,
+        predecoder: InsertPredecoder?,
+        predecoded: (UInt64, DirectInserts, Int) -> Void = { _, _, _ in },
+        shortcut: (UInt64, UnsafeRawBufferPointer) -> Bool = { _, _ in false },
+        _ body: (UInt64, EventEnvelope) throws -> Void
+    ) throws {
+        let batches = BatchReadAhead(reader.batches(from: first)) { predecoder?.predecode($0) }
         defer { batches.finish() }
-        while let batch = try batches.next() {
+        while let (batch, decoded) = try batches.next() {
             for index in 0..<batch.count {
                 let sequence = batch.firstSequence + UInt64(index)
                 if sequence < first { continue }
                 if sequence > last { return }
+                if let decoded, decoded.positions[index] >= 0 {
+                    predecoded(sequence, decoded.inserts, decoded.positions[index])
+                    continue
+                }
                 let bytes = batch.event(at: index)
                 if bytes.withUnsafeBytes({ shortcut(sequence, $0) }) { continue }
                 let envelope: EventEnvelope
@@ -52,6 +71,8 @@ extension Projection {
         try EventStream.forEach(
             reader,
             through: last,
+            predecoder: InsertPredecoder(projection),
+            predecoded: { projection.applyInsert($1, at: $2, sequence: $0) },
             shortcut: { projection.applyInsert($1, sequence: $0) },
             { sequence, envelope in
                 projection.apply(envelope.event)

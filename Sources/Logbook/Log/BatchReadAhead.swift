@@ -7,23 +7,28 @@ import Dispatch
 /// Batches and errors come out in the cursor's order, exactly as ``BatchCursor/next()`` gives
 /// them; one batch at most is read ahead. Iteration ends at the first `nil`: a cursor that
 /// waits for a writer to append more (as `logbook tail` does) should be used directly.
-final class BatchReadAhead: @unchecked Sendable {
+///
+/// `prepare` runs on the reading thread too, on each batch it reads: a replay decodes the
+/// batch's inserts there (``InsertPredecoder``).
+final class BatchReadAhead<Prepared: Sendable>: @unchecked Sendable {
     // `cursor` is only touched by one thread at a time: by the work reading the next batch,
     // or by the caller of `next()` once it has waited for that work to finish.
     private var cursor: BatchCursor?
-    private var reading: BackgroundWork<Batch?>?
+    private var reading: BackgroundWork<(Batch, Prepared)?>?
     private var isFinished = false
+    private let prepare: @Sendable (Batch) -> Prepared
 
-    init(_ cursor: BatchCursor) {
+    init(_ cursor: BatchCursor, prepare: @escaping @Sendable (Batch) -> Prepared) {
         self.cursor = cursor
+        self.prepare = prepare
     }
 
     /// The next batch, or `nil` at the end of the log.
     ///
     /// - Throws: what ``BatchCursor/next()`` throws, at the same batch.
-    func next() throws(LogbookError) -> Batch? {
+    func next() throws(LogbookError) -> (Batch, Prepared)? {
         guard !isFinished else { return nil }
-        let batch: Batch?
+        let batch: (Batch, Prepared)?
         if let reading {
             self.reading = nil
             do {
@@ -36,7 +41,7 @@ final class BatchReadAhead: @unchecked Sendable {
             }
         } else {
             do {
-                batch = try cursor?.next()
+                batch = try cursor?.next().map { ($0, prepare($0)) }
             } catch {
                 finish()
                 throw error
@@ -46,7 +51,9 @@ final class BatchReadAhead: @unchecked Sendable {
             finish()
             return nil
         }
-        reading = BackgroundWork(on: DispatchQueue.global(qos: .userInitiated)) { [self] in try cursor?.next() }
+        reading = BackgroundWork(on: DispatchQueue.global(qos: .userInitiated)) { [self] in
+            try cursor?.next().map { ($0, prepare($0)) }
+        }
         return batch
     }
 
@@ -59,5 +66,12 @@ final class BatchReadAhead: @unchecked Sendable {
         }
         isFinished = true
         cursor = nil
+    }
+}
+
+extension BatchReadAhead where Prepared == Void {
+    /// Reads ahead with nothing more to do on each batch.
+    convenience init(_ cursor: BatchCursor) {
+        self.init(cursor) { _ in }
     }
 }

@@ -44,6 +44,23 @@ package final class DirectInserts: @unchecked Sendable {
         references.append((relationship, target))
     }
 
+    /// Makes room for `inserts` inserts of `values` values and `references` references in all.
+    func reserveCapacity(inserts: Int, values: Int, references: Int) {
+        heads.reserveCapacity(inserts)
+        attributeIndexes.reserveCapacity(values)
+        self.values.reserveCapacity(values)
+        self.references.reserveCapacity(references)
+    }
+
+    /// Drops the insert being recorded, as if it had never begun.
+    func cancel() {
+        guard let open else { return }
+        attributeIndexes.removeSubrange(open.attributes...)
+        values.removeSubrange(open.attributes...)
+        references.removeSubrange(open.references...)
+        self.open = nil
+    }
+
     /// Ends the insert begun last.
     package func end() {
         guard let open else { preconditionFailure("no insert is being recorded") }

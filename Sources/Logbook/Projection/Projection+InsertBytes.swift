@@ -61,6 +61,13 @@ extension Projection {
     /// - Returns: The identifier the object ended up with: its own, or that of the object an
     ///   upsert folded it into.
     package mutating func applyInsert(_ inserts: DirectInserts, at index: Int) -> UInt64 {
+        applyInsert(inserts, at: index, sequence: nil)
+    }
+
+    /// ``applyInsert(_:at:)`` for the event at `sequence` of a replay, which becomes
+    /// ``lastSequence``.
+    @discardableResult
+    mutating func applyInsert(_ inserts: DirectInserts, at index: Int, sequence: UInt64?) -> UInt64 {
         let head = inserts.heads[index]
         var insert = InsertInProgress()
         begin(&insert, table: head.table, id: head.id)
@@ -73,6 +80,7 @@ extension Projection {
             refer(&insert, reference.relationship, reference.target)
         }
         if !insert.isPlaced { place(&insert) }
+        if let sequence { lastSequence = sequence }
         return insert.survivor
     }
 

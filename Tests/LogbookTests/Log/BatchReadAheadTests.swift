@@ -17,9 +17,9 @@ struct BatchReadAheadTests {
         return directory
     }
 
-    private func allBatches(_ readAhead: BatchReadAhead) throws -> [Batch] {
+    private func allBatches(_ readAhead: BatchReadAhead<Void>) throws -> [Batch] {
         var batches: [Batch] = []
-        while let batch = try readAhead.next() { batches.append(batch) }
+        while let (batch, _) = try readAhead.next() { batches.append(batch) }
         return batches
     }
 
@@ -82,7 +82,7 @@ struct BatchReadAheadTests {
     func finishingAfterOneBatchLeavesNoSegmentOpen() throws {
         let directory = try store(batches: 8)
         let readAhead = BatchReadAhead(LogReader(directory: directory.path).batches())
-        #expect(try readAhead.next()?.firstSequence == 1)
+        #expect(try readAhead.next()?.0.firstSequence == 1)
         readAhead.finish()
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         let open = descriptors.compactMap {
@@ -94,11 +94,11 @@ struct BatchReadAheadTests {
 
     @Test func aReaderLeftAfterOneBatchLetsItsReadFinish() throws {
         let directory = try store(batches: 4)
-        weak var left: BatchReadAhead?
+        weak var left: BatchReadAhead<Void>?
         do {
             let readAhead = BatchReadAhead(LogReader(directory: directory.path).batches())
             left = readAhead
-            #expect(try readAhead.next()?.firstSequence == 1)
+            #expect(try readAhead.next()?.0.firstSequence == 1)
         }
         // The read of the second batch keeps the reader until it is done, then lets it go.
         let deadline = Date().addingTimeInterval(10)

@@ -148,6 +148,46 @@ struct InsertBytesTests {
         Self.expectSame(decoded, shortcut)
     }
 
+    /// A replay decodes the inserts it can on the thread that reads the batches
+    /// (``InsertPredecoder``) and applies the rest in order: the same projection as decoding and
+    /// applying every event.
+    @Test(arguments: [7, 8, 9] as [UInt64])
+    func aReplayThatDecodesInsertsAheadAgreesWithTheDecodedEvents(seed: UInt64) throws {
+        let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
+        let events = Self.events(seed: seed, count: 3_000)
+        let directory = TemporaryDirectory()
+        let log = try EventLog(directory: directory.path, configuration: testConfiguration(segmentSize: 8 << 10))
+        var decoded = Projection(schema: schema)
+        for start in stride(from: 0, to: events.count, by: 97) {
+            let batch = events[start..<min(start + 97, events.count)].map {
+                EventCodec.encode(EventEnvelope(schemaNumber: 1, event: $0))
+            }
+            _ = try log.append(batch)
+            for bytes in batch { decoded.apply(try EventCodec.decode(bytes).event) }
+        }
+        log.close()
+        #expect(try segmentPaths(directory.path).count > 1)
+
+        var replayed = Projection(schema: schema)
+        var ahead = 0
+        try EventStream.forEach(
+            LogReader(directory: directory.path),
+            predecoder: InsertPredecoder(replayed),
+            predecoded: { sequence, inserts, index in
+                ahead += 1
+                replayed.applyInsert(inserts, at: index, sequence: sequence)
+            },
+            shortcut: { replayed.applyInsert($1, sequence: $0) },
+            { sequence, envelope in
+                replayed.apply(envelope.event)
+                replayed.lastSequence = sequence
+            }
+        )
+        #expect(ahead > events.count / 3, "decoded ahead \(ahead) of \(events.count) events")
+        #expect(replayed.lastSequence == UInt64(events.count))
+        Self.expectSame(decoded, replayed)
+    }
+
     @Test func aDeclinedInsertLeavesTheProjectionAsItWas() throws {
         var projection = Projection(schema: try Schema(versionedSchema: SampleTripsSchemaV3.self))
         let first = Event.insert(

@@ -1,0 +1,135 @@
+/// Decodes the inserts of a batch into ``DirectInserts`` ahead of a replay, on the thread that
+/// reads the batch, so that the replaying thread only applies them: making their strings and
+/// finding their tables, attributes and relationships by name then costs the replay no time of
+/// its own when a second core is free.
+///
+/// It decodes an insert exactly as ``Projection/applyInsertKeepingSurvivor(_:sequence:)`` reads
+/// one, from the same names. An event it does not take (not an insert, an entity it does not
+/// know by its current name, a cleared reference, damaged bytes) is left to the replay, which
+/// decodes it in order as before.
+struct InsertPredecoder: Sendable {
+    /// The names of one table, as the projection finds them.
+    private struct TableNames: Sendable {
+        let entity: NameBytes
+        /// The current attribute names, by attribute index: where events usually name them.
+        let attributes: [NameBytes]
+        /// Attribute index by current name and by every former one.
+        let attributeIndex: [String: Int]
+        let relationships: [NameBytes]
+        /// Relationship index by current name and by every former one.
+        let relationshipIndex: [String: Int]
+    }
+
+    private let tables: [TableNames]
+
+    init(_ projection: Projection) {
+        tables = projection.tables.indices.map { index in
+            let table = projection.tables[index]
+            return TableNames(
+                entity: projection.entityNames[index],
+                attributes: table.entity.attributes.map { NameBytes($0.name) },
+                attributeIndex: table.attributeIndex,
+                relationships: table.entity.relationships.map { NameBytes($0.name) },
+                relationshipIndex: table.relationshipIndex
+            )
+        }
+    }
+
+    /// The inserts of `batch` it takes, and for each event of the batch the index of its
+    /// insert in them, or -1 for an event left to the replay.
+    func predecode(_ batch: Batch) -> PredecodedInserts {
+        let inserts = DirectInserts()
+        // Most events are inserts of a few attributes and a reference or so.
+        inserts.reserveCapacity(inserts: batch.count, values: batch.count * 4, references: batch.count)
+        var positions = [Int](repeating: -1, count: batch.count)
+        // The attribute found at each field position of each table last time, flat: the names
+        // of table `t` start at `firstField[t]`.
+        var lastNames: [NameBytes] = tables.flatMap(\.attributes)
+        var lastIndexes: [Int] = tables.flatMap { $0.attributes.indices }
+        var firstField: [Int] = []
+        var fields = 0
+        for table in tables {
+            firstField.append(fields)
+            fields += table.attributes.count
+        }
+        batch.payload.withUnsafeBytes { payload in
+            for index in 0..<batch.count {
+                let range = batch.eventRanges[index]
+                let bytes = UnsafeRawBufferPointer(rebasing: payload[range])
+                var table = -1
+                var position = 0
+                var taken = true
+                let read = EventCodec.readChange(
+                    bytes,
+                    head: { head in
+                        guard !head.isUpdate, head.id != 0, let found = self.table(matching: head.entity) else {
+                            return false
+                        }
+                        table = found
+                        inserts.begin(table: found, id: head.id)
+                        return true
+                    },
+                    attribute: { name, value in
+                        defer { position += 1 }
+                        guard taken else { return }
+                        let attribute: Int?
+                        if position < tables[table].attributes.count {
+                            let field = firstField[table] + position
+                            if lastNames[field].matches(name) {
+                                attribute = lastIndexes[field] >= 0 ? lastIndexes[field] : nil
+                            } else {
+                                let string = String(decoding: name, as: UTF8.self)
+                                attribute = tables[table].attributeIndex[string]
+                                lastNames[field] = NameBytes(string)
+                                lastIndexes[field] = attribute ?? -1
+                            }
+                        } else {
+                            attribute = tables[table].attributeIndex[String(decoding: name, as: UTF8.self)]
+                        }
+                        guard let attribute else { return }
+                        switch value {
+                        case .scalar(let scalar): inserts.attribute(attribute, scalar)
+                        case .string(let text):
+                            inserts.attribute(attribute, .string(String(decoding: text, as: UTF8.self)))
+                        }
+                    },
+                    reference: { name, target in
+                        guard taken else { return }
+                        guard let target else {
+                            taken = false
+                            return
+                        }
+                        guard let relationship = relationship(named: name, table) else { return }
+                        inserts.reference(relationship, target)
+                    }
+                )
+                guard table >= 0 else { continue }
+                if read && taken {
+                    inserts.end()
+                    positions[index] = inserts.heads.count - 1
+                } else {
+                    inserts.cancel()
+                }
+            }
+        }
+        return PredecodedInserts(inserts: inserts, positions: positions)
+    }
+
+    private func table(matching bytes: UnsafeRawBufferPointer) -> Int? {
+        for index in tables.indices where tables[index].entity.matches(bytes) { return index }
+        return nil
+    }
+
+    private func relationship(named name: UnsafeRawBufferPointer, _ table: Int) -> Int? {
+        let names = tables[table].relationships
+        for index in names.indices where names[index].matches(name) { return index }
+        return tables[table].relationshipIndex[String(decoding: name, as: UTF8.self)]
+    }
+}
+
+/// The inserts of a batch that ``InsertPredecoder`` decoded.
+struct PredecodedInserts: Sendable {
+    let inserts: DirectInserts
+    /// For each event of the batch: the index of its insert in ``inserts``, or -1.
+    let positions: [Int]
+}
