@@ -158,7 +158,7 @@ final class Store: Sendable {
                 try EventStream.forEach(
                     reader,
                     through: last,
-                    predecoder: InsertPredecoder(state.projection),
+                    predecoder: InsertPredecoder.forReplay(of: state.projection),
                     predecoded: { state.projection.applyInsert($1, at: $2, sequence: $0) },
                     shortcut: { state.projection.applyInsert($1, sequence: $0) },
                     { sequence, envelope in

@@ -71,7 +71,7 @@ extension Projection {
         try EventStream.forEach(
             reader,
             through: last,
-            predecoder: InsertPredecoder(projection),
+            predecoder: InsertPredecoder.forReplay(of: projection),
             predecoded: { projection.applyInsert($1, at: $2, sequence: $0) },
             shortcut: { projection.applyInsert($1, sequence: $0) },
             { sequence, envelope in
