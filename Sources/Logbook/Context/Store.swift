@@ -129,7 +129,8 @@ final class Store: Sendable {
         history: [Schema],
         reader: LogReader?,
         pending: [EventEnvelope],
-        logger: Logger
+        logger: Logger,
+        decodingAhead: InsertPredecoder.Policy = .never
     ) throws {
         self.schema = schema
         self.fingerprint = schema.fingerprint.hexString
@@ -139,7 +140,13 @@ final class Store: Sendable {
         self.location = reader?.directory ?? "memory"
         var state = State(projection: Projection(schema: schema, history: history))
         self.insertNames = InsertNames(state.projection)
-        self.replayed = try Self.replay(reader, pending: pending, into: &state, fingerprint: fingerprint)
+        self.replayed = try Self.replay(
+            reader,
+            pending: pending,
+            into: &state,
+            fingerprint: fingerprint,
+            decodingAhead: decodingAhead
+        )
         self.history = history
         self.state = Mutex(state)
     }
@@ -150,7 +157,8 @@ final class Store: Sendable {
         through last: UInt64 = .max,
         pending: [EventEnvelope] = [],
         into state: inout State,
-        fingerprint: String
+        fingerprint: String,
+        decodingAhead: InsertPredecoder.Policy = .whenACoreIsFree
     ) throws(LogbookError) -> Replayed {
         var replayed = Replayed()
         if let reader {
@@ -158,7 +166,7 @@ final class Store: Sendable {
                 try EventStream.forEach(
                     reader,
                     through: last,
-                    predecoder: InsertPredecoder.forReplay(of: state.projection),
+                    predecoder: InsertPredecoder.forReplay(of: state.projection, decodingAhead),
                     predecoded: { state.projection.applyInsert($1, at: $2, sequence: $0) },
                     shortcut: { state.projection.applyInsert($1, sequence: $0) },
                     { sequence, envelope in

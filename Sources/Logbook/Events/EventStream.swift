@@ -30,7 +30,10 @@ package enum EventStream {
         shortcut: (UInt64, UnsafeRawBufferPointer) -> Bool = { _, _ in false },
         _ body: (UInt64, EventEnvelope) throws -> Void
     ) throws {
-        let batches = BatchReadAhead(reader.batches(from: first)) { predecoder?.predecode($0) }
+        let batches = BatchReadAhead(reader.batches(from: first)) { batch -> PredecodedInserts? in
+            guard let predecoder, predecoder.isOn?.isOn ?? true else { return nil }
+            return predecoder.predecode(batch)
+        }
         defer { batches.finish() }
         while let (batch, decoded) = try batches.next() {
             for index in 0..<batch.count {

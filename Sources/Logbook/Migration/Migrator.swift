@@ -25,9 +25,12 @@ struct Migrator {
         // The stages' stores live in that thread's memory and are freed by yet another, off
         // this thread's path and out of its allocator's way.
         let leftovers = Leftovers()
+        // The replay decodes ahead on the second core until the stages need it.
+        let decodingAhead = InsertPredecoder.Switch()
         let stages = BackgroundWork { [self] () throws -> [[EventEnvelope]] in
             let records = try RecordedSchemas.scan(log.reader())
             guard let latest = records.last, latest.fingerprint != store.fingerprint else { return [] }
+            decodingAhead.turnOff()
             let start = try startIndex(latest)
             let lastNumber = records.map(\.number).max() ?? 0
             return try stageBatches(from: start, after: lastNumber, reader: log.reader(), leftovers: leftovers)
@@ -39,7 +42,8 @@ struct Migrator {
                 history: plan.history,
                 reader: log.reader(),
                 pending: [],
-                logger: store.logger
+                logger: store.logger,
+                decodingAhead: .until(decodingAhead)
             )
         } catch {
             _ = try? stages.value()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Decodes the inserts of a batch into ``DirectInserts`` ahead of a replay, on the thread that
 /// reads the batch, so that the replaying thread only applies them: making their strings and
@@ -24,14 +25,46 @@ struct InsertPredecoder: Sendable {
 
     private let tables: [TableNames]
 
-    /// A predecoder for a replay of `projection`, or `nil` on a machine with one core: decoding
-    /// ahead costs more instructions in all than decoding in order (about a third more on
-    /// SampleTrips), which only a second core hides.
-    static func forReplay(of projection: Projection) -> InsertPredecoder? {
-        ProcessInfo.processInfo.activeProcessorCount > 1 ? InsertPredecoder(projection) : nil
+    /// Whether to go on decoding ahead: a migration turns it off for the rest of its replay
+    /// once its stages need the second core.
+    let isOn: Switch?
+
+    /// A switch that another thread can turn off.
+    final class Switch: Sendable {
+        private let on = Atomic<Bool>(true)
+
+        init() {}
+
+        var isOn: Bool { on.load(ordering: .relaxed) }
+
+        func turnOff() { on.store(false, ordering: .relaxed) }
     }
 
-    init(_ projection: Projection) {
+    /// Whether a replay decodes ahead.
+    enum Policy {
+        /// When the machine has a second core.
+        case whenACoreIsFree
+        /// Never: the replay of a migration stage, whose thread already runs beside another
+        /// replay.
+        case never
+        /// As ``whenACoreIsFree``, until the switch is turned off.
+        case until(Switch)
+    }
+
+    /// A predecoder for a replay of `projection` under `policy`; `nil` on a machine with one
+    /// core: decoding ahead costs more instructions in all than decoding in order (about a
+    /// third more on SampleTrips), which only a second core hides.
+    static func forReplay(of projection: Projection, _ policy: Policy = .whenACoreIsFree) -> InsertPredecoder? {
+        guard ProcessInfo.processInfo.activeProcessorCount > 1 else { return nil }
+        switch policy {
+        case .whenACoreIsFree: return InsertPredecoder(projection)
+        case .never: return nil
+        case .until(let isOn): return InsertPredecoder(projection, switch: isOn)
+        }
+    }
+
+    init(_ projection: Projection, switch isOn: Switch? = nil) {
+        self.isOn = isOn
         tables = projection.tables.indices.map { index in
             let table = projection.tables[index]
             return TableNames(
