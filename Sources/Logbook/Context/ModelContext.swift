@@ -43,8 +43,8 @@ import Foundation
 /// ## Memory
 ///
 /// A store keeps every object in memory in compact arrays (its *projection*): on SampleTrips
-/// (`Trip`, `BucketListItem`, `LivingAccommodation`; short strings and dates), about 159 bytes
-/// per object. A model a context makes costs about 175 bytes more, its observation registrar
+/// (`Trip`, `BucketListItem`, `LivingAccommodation`; short strings and dates), about 150 bytes
+/// per object. A model a context makes costs about 185 bytes more, its observation registrar
 /// about 125 bytes more, made on the first read of one of its properties: models that are only
 /// created and saved, or fetched and never read, have none. Measured on 700,000 objects with
 /// `logbook _measure-trips SCRATCH --store STORE --memory`; strings longer than 15 bytes add
