@@ -31,6 +31,7 @@ extension EventCodec {
     ///   would accept. `false` when `head` declined, or when the bytes are not an insert or update,
     ///   hold a value other than a scalar or a string, or are malformed; some closures may have
     ///   been called by then. The caller then decodes the event in full, which reports any damage.
+    @inline(__always)
     package static func readChange(
         _ bytes: UnsafeRawBufferPointer,
         head: (ChangeHead) -> Bool,
