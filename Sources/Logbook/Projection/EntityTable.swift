@@ -48,17 +48,11 @@ package struct EntityTable: Sendable {
     private var indexedAttributes: [Int] = []
     /// For each of ``indexedAttributes``: value to the identifiers holding it, in no order.
     private var equalityIndexes: [Int: [AttributeValue: [UInt64]]] = [:]
-    /// For each field position of an event: the name found there last time, and the index of
-    /// its attribute (-1 for a name the entity no longer has). The name as the event spells it,
-    /// so that events written before a rename take the short path too.
-    private var fieldNames: [String]
-    /// ``fieldNames`` as bytes, for the events' bytes.
-    private var fieldNameBytes: [NameBytes]
-    private var fieldOrder: [Int]
-    /// The current relationship names, in schema order.
-    private let relationshipNames: [String]
-    /// ``relationshipNames`` as bytes, for the events' bytes.
-    private let relationshipNameBytes: [NameBytes]
+    /// The attribute each field position of an event named last time. The predecoder of a
+    /// replay starts from a copy.
+    private(set) var fieldNames: FieldNames
+    /// Finds relationships by name. The predecoder of a replay keeps a copy.
+    let relationshipNames: RelationshipNames
 
     /// - Parameters:
     ///   - entity: The entity at the current schema.
@@ -80,12 +74,8 @@ package struct EntityTable: Sendable {
         }
         for (index, relationship) in entity.relationships.enumerated() { relationships[relationship.name] = index }
         relationshipIndex = relationships
-        // A few positions more than the attributes, for events written before some were removed.
-        fieldNames = entity.attributes.map(\.name) + Array(repeating: "", count: 8)
-        fieldNameBytes = fieldNames.map(NameBytes.init)
-        fieldOrder = Array(entity.attributes.indices) + Array(repeating: -1, count: 8)
-        relationshipNames = entity.relationships.map(\.name)
-        relationshipNameBytes = relationshipNames.map(NameBytes.init)
+        fieldNames = FieldNames(attributes: entity.attributes.map(\.name), index: attributes)
+        relationshipNames = RelationshipNames(relationships: entity.relationships.map(\.name), index: relationships)
         uniqueAttributes = entity.attributes.indices.filter { entity.attributes[$0].isUnique }
         uniqueIndexes = Array(repeating: UniqueIndex(), count: uniqueAttributes.count)
         width = entity.attributes.count
@@ -94,50 +84,28 @@ package struct EntityTable: Sendable {
         toMany = Array(repeating: [], count: entity.relationships.count)
     }
 
-    /// The index of the attribute an event names at its field `position`, trying first the
-    /// attribute found at that position last time.
-    ///
-    /// The events of one entity nearly always list their attributes in the same order (the
-    /// model type's declaration order), so after the first event a comparison of two short
-    /// strings replaces a hash, for every value replayed.
+    /// The index of the attribute an event names at its field `position`: see ``FieldNames``.
     @inline(__always)
     mutating func attribute(named name: String, at position: Int) -> Int? {
-        guard position < fieldOrder.count else { return attributeIndex[name] }
-        if fieldNames[position] == name {
-            let index = fieldOrder[position]
-            return index >= 0 ? index : nil
-        }
-        let index = attributeIndex[name]
-        fieldNames[position] = name
-        fieldNameBytes[position] = NameBytes(name)
-        fieldOrder[position] = index ?? -1
-        return index
+        fieldNames.attribute(named: name, at: position)
     }
 
-    /// ``attribute(named:at:)`` for a name as the event's UTF-8 bytes: no string is made unless
-    /// the name differs from the one found at that position last time.
+    /// ``attribute(named:at:)`` for a name as the event's UTF-8 bytes.
     @inline(__always)
     mutating func attribute(named name: UnsafeRawBufferPointer, at position: Int) -> Int? {
-        if position < fieldOrder.count, fieldNameBytes[position].matches(name) {
-            let index = fieldOrder[position]
-            return index >= 0 ? index : nil
-        }
-        return attribute(named: String(decoding: name, as: UTF8.self), at: position)
+        fieldNames.attribute(named: name, at: position)
     }
 
-    /// ``relationship(named:)`` for a name as the event's UTF-8 bytes.
+    /// The index of the relationship an event names, by its UTF-8 bytes.
     @inline(__always)
     func relationship(named name: UnsafeRawBufferPointer) -> Int? {
-        for index in relationshipNameBytes.indices where relationshipNameBytes[index].matches(name) { return index }
-        return relationshipIndex[String(decoding: name, as: UTF8.self)]
+        relationshipNames.relationship(named: name)
     }
 
-    /// The index of the relationship an event names: entities have few relationships, and a
-    /// comparison of short strings costs less than a hash.
+    /// The index of the relationship an event names.
     @inline(__always)
     func relationship(named name: String) -> Int? {
-        if let index = relationshipNames.firstIndex(of: name) { return index }
-        return relationshipIndex[name]
+        relationshipNames.relationship(named: name)
     }
 
     /// The identifier holding `value` in the unique attribute at `attribute`.

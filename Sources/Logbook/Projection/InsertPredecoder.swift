@@ -14,13 +14,9 @@ struct InsertPredecoder: Sendable {
     /// The names of one table, as the projection finds them.
     private struct TableNames: Sendable {
         let entity: NameBytes
-        /// The current attribute names, by attribute index: where events usually name them.
-        let attributes: [NameBytes]
-        /// Attribute index by current name and by every former one.
-        let attributeIndex: [String: Int]
-        let relationships: [NameBytes]
-        /// Relationship index by current name and by every former one.
-        let relationshipIndex: [String: Int]
+        /// Where a batch's search for attributes starts.
+        let fields: FieldNames
+        let relationships: RelationshipNames
     }
 
     private let tables: [TableNames]
@@ -66,13 +62,10 @@ struct InsertPredecoder: Sendable {
     init(_ projection: Projection, switch isOn: Switch? = nil) {
         self.isOn = isOn
         tables = projection.tables.indices.map { index in
-            let table = projection.tables[index]
-            return TableNames(
+            TableNames(
                 entity: projection.entityNames[index],
-                attributes: table.entity.attributes.map { NameBytes($0.name) },
-                attributeIndex: table.attributeIndex,
-                relationships: table.entity.relationships.map { NameBytes($0.name) },
-                relationshipIndex: table.relationshipIndex
+                fields: projection.tables[index].fieldNames,
+                relationships: projection.tables[index].relationshipNames
             )
         }
     }
@@ -84,16 +77,8 @@ struct InsertPredecoder: Sendable {
         // Most events are inserts of a few attributes and a reference or so.
         inserts.reserveCapacity(inserts: batch.count, values: batch.count * 4, references: batch.count)
         var positions = [Int](repeating: -1, count: batch.count)
-        // The attribute found at each field position of each table last time, flat: the names
-        // of table `t` start at `firstField[t]`.
-        var lastNames: [NameBytes] = tables.flatMap(\.attributes)
-        var lastIndexes: [Int] = tables.flatMap { $0.attributes.indices }
-        var firstField: [Int] = []
-        var fields = 0
-        for table in tables {
-            firstField.append(fields)
-            fields += table.attributes.count
-        }
+        // Each table's search for attributes, from where the projection's started.
+        var fields = tables.map(\.fields)
         batch.payload.withUnsafeBytes { payload in
             for index in 0..<batch.count {
                 let range = batch.eventRanges[index]
@@ -114,20 +99,7 @@ struct InsertPredecoder: Sendable {
                     attribute: { name, value in
                         defer { position += 1 }
                         guard taken else { return }
-                        let attribute: Int?
-                        if position < tables[table].attributes.count {
-                            let field = firstField[table] + position
-                            if lastNames[field].matches(name) {
-                                attribute = lastIndexes[field] >= 0 ? lastIndexes[field] : nil
-                            } else {
-                                let string = String(decoding: name, as: UTF8.self)
-                                attribute = tables[table].attributeIndex[string]
-                                lastNames[field] = NameBytes(string)
-                                lastIndexes[field] = attribute ?? -1
-                            }
-                        } else {
-                            attribute = tables[table].attributeIndex[String(decoding: name, as: UTF8.self)]
-                        }
+                        let attribute = fields[table].attribute(named: name, at: position)
                         guard let attribute else { return }
                         switch value {
                         case .scalar(let scalar): inserts.attribute(attribute, scalar)
@@ -141,7 +113,7 @@ struct InsertPredecoder: Sendable {
                             taken = false
                             return
                         }
-                        guard let relationship = relationship(named: name, table) else { return }
+                        guard let relationship = tables[table].relationships.relationship(named: name) else { return }
                         inserts.reference(relationship, target)
                     }
                 )
@@ -160,12 +132,6 @@ struct InsertPredecoder: Sendable {
     private func table(matching bytes: UnsafeRawBufferPointer) -> Int? {
         for index in tables.indices where tables[index].entity.matches(bytes) { return index }
         return nil
-    }
-
-    private func relationship(named name: UnsafeRawBufferPointer, _ table: Int) -> Int? {
-        let names = tables[table].relationships
-        for index in names.indices where names[index].matches(name) { return index }
-        return tables[table].relationshipIndex[String(decoding: name, as: UTF8.self)]
     }
 }
 
