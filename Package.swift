@@ -24,6 +24,7 @@ let package = Package(
             providers: [.apt(["liblz4-dev"])]
         ),
         .target(name: "CCRC32C"),
+        .target(name: "CObservationTracking"),
         .macro(
             name: "LogbookMacros",
             dependencies: [
@@ -38,6 +39,7 @@ let package = Package(
             dependencies: [
                 "CLZ4",
                 "CCRC32C",
+                "CObservationTracking",
                 "LogbookMacros",
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -34,7 +34,8 @@ extension ModelMacro: MemberMacro {
             ? "[]" : "[\n" + descriptors.map { "        \($0)" }.joined(separator: ",\n") + ",\n    ]"
 
         var decls: [DeclSyntax] = [
-            // Made on the first read of a property: see `_$ModelObservationRegistrar`.
+            // Made on the first read of a property that Observation can see: see
+            // `_$ModelObservationRegistrar`.
             "@exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()",
             // Every read of the bookkeeping (is the model stored, which relationships are faults)
             // went through a dynamic exclusivity check; only Logbook touches it, never while

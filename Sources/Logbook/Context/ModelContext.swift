@@ -44,9 +44,11 @@ import Foundation
 ///
 /// A store keeps every object in memory in compact arrays (its *projection*): on SampleTrips
 /// (`Trip`, `BucketListItem`, `LivingAccommodation`; short strings and dates), about 150 bytes
-/// per object. A model a context makes costs about 185 bytes more, its observation registrar
-/// about 125 bytes more, made on the first read of one of its properties: models that are only
-/// created and saved, or fetched and never read, have none. Measured on 700,000 objects with
+/// per object. A model a context makes costs about 185 bytes more. Its observation registrar
+/// costs about 125 bytes more, made on the first read of one of its properties inside
+/// `withObservationTracking` (or `Observations`): models that are only created and saved, or
+/// read outside of any tracking scope, as a server or a batch job reads them, have none.
+/// Measured on 700,000 objects with
 /// `logbook _measure-trips SCRATCH --store STORE --memory`; strings longer than 15 bytes add
 /// their own storage in both places.
 ///

@@ -1,18 +1,21 @@
 import Observation
 
 /// Not API: the observation registrar `@Model` gives every model, made on the first read of a
-/// persisted property instead of with the object.
+/// persisted property that Observation can see, instead of with the object.
 ///
 /// Foundation's `ObservationRegistrar` allocates two objects and a lock when it is created,
-/// about 130 bytes and two `malloc`s per model, and frees them with the model. Most models a
+/// about 125 bytes and two `malloc`s per model, and frees them with the model. Most models a
 /// store makes or saves are never observed: the items an app appends to a trip's bucket list
-/// and saves, the related models a fetch loads but nobody reads. This wrapper holds no
-/// registrar until a getter reports an access, and so those models never pay for one.
+/// and saves, the models a server reads to answer a request. This wrapper holds no registrar
+/// until a getter reports an access inside a tracking scope, and so those models never pay for
+/// one.
 ///
 /// It is exact, not an approximation of Observation: an observer of a model's property can only
 /// be installed by `withObservationTracking` (or `Observations`) seeing that property's getter
-/// call ``access(_:keyPath:)``, which creates the registrar first. A model without a registrar
-/// therefore has no observer, and a mutation of it has nobody to tell:
+/// call ``access(_:keyPath:)`` inside its scope, which creates the registrar first. Outside of
+/// every scope Observation's own `access` records nothing, so a read there makes no registrar
+/// (``ObservationScope`` tells the two apart; where it cannot, every read makes one). A model
+/// without a registrar therefore has no observer, and a mutation of it has nobody to tell:
 /// ``withMutation(of:keyPath:_:)`` then runs the mutation alone.
 ///
 /// The generated property is `@exclusivity(unchecked)`: ``access(_:keyPath:)`` is its only
@@ -35,11 +38,12 @@ public struct _$ModelObservationRegistrar: Sendable {
     /// Not API: a registrar that has not been needed yet.
     public init() {}
 
-    /// Whether the wrapped registrar exists: whether any persisted property was ever read.
+    /// Whether the wrapped registrar exists: whether a tracking scope ever saw a persisted
+    /// property read.
     var isCreated: Bool { registrar != nil }
 
-    /// Not API: reports a read of a property, creating the registrar on the first one. Called
-    /// by generated getters.
+    /// Not API: reports a read of a property, creating the registrar on the first one that a
+    /// tracking scope can see. Called by generated getters.
     ///
     /// Inlinable, so that it compiles into each getter for the model's own types.
     @inlinable @inline(__always)
@@ -50,6 +54,8 @@ public struct _$ModelObservationRegistrar: Sendable {
         guard let nilBits = InPlace.nilBits else { return accessThroughOptional(subject, keyPath) }
         withUnsafeMutablePointer(to: &registrar) { optional in
             if UnsafeRawPointer(optional).load(as: UInt.self) == nilBits {
+                // Outside of a tracking scope nobody can observe the read.
+                guard ObservationScope.isActive() else { return }
                 // `nil` holds nothing to release: initialize over it.
                 Self.create(at: optional)
             }
@@ -67,7 +73,10 @@ public struct _$ModelObservationRegistrar: Sendable {
         _ subject: Subject,
         _ keyPath: KeyPath<Subject, Member>
     ) {
-        if registrar == nil { registrar = ObservationRegistrar() }
+        if registrar == nil {
+            guard ObservationScope.isActive() else { return }
+            registrar = ObservationRegistrar()
+        }
         registrar?.access(subject, keyPath: keyPath)
     }
 

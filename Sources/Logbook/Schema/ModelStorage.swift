@@ -17,7 +17,7 @@
 /// private var _name: String                           // the value, typed: reads cost a field load
 /// private static func _$property_name() -> _$PropertyBinding<Trip>  // the property's schema and accessors
 ///
-/// @exclusivity(unchecked)                                  // made on the first read of a property:
+/// @exclusivity(unchecked)                                  // made on the first observed read:
 /// public var _$observationRegistrar: _$ModelObservationRegistrar  // see that type
 /// @exclusivity(unchecked)                                  // see "What the context layer calls"
 /// public var _$storage: _$ModelStorage                     // this struct

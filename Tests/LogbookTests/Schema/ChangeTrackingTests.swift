@@ -113,17 +113,85 @@ struct ChangeTrackingTests {
         #expect(!trip._$observationRegistrar.isCreated)
         #expect(trip.hasChanges)
 
-        _ = trip.destination
+        withObservationTracking {
+            _ = trip.destination
+        } onChange: {
+        }
         #expect(trip._$observationRegistrar.isCreated)
+    }
+
+    @Test func aModelReadOutsideEveryTrackingScopeMakesNoRegistrar() {
+        let trip = makeTrip()
+        #expect(trip.name == "Lisbon")
+        _ = trip.bucketList
+        #expect(!trip._$observationRegistrar.isCreated)
+
+        // A scope that reads something else sees nothing of the trip.
+        let other = makeTrip()
+        withObservationTracking {
+            _ = other.name
+        } onChange: {
+        }
+        #expect(!trip._$observationRegistrar.isCreated)
+        #expect(other._$observationRegistrar.isCreated)
+
+        let changed = Flag()
+        withObservationTracking {
+            _ = trip.destination
+        } onChange: {
+            changed.set()
+        }
+        #expect(trip._$observationRegistrar.isCreated)
+        trip.destination = "Algarve"
+        #expect(changed.isSet)
+    }
+
+    @Test func aReadInANestedScopeOrOnAnotherThreadIsSeenWhereItHappens() {
+        let outer = makeTrip()
+        let inner = makeTrip()
+        let innerChanged = Flag()
+        let outerChanged = Flag()
+        withObservationTracking {
+            withObservationTracking {
+                _ = inner.name
+            } onChange: {
+                innerChanged.set()
+            }
+            // Back in the outer scope, which Observation restored: a read here is the outer
+            // scope's.
+            _ = outer.name
+        } onChange: {
+            outerChanged.set()
+        }
+        outer.name = "Porto"
+        #expect(outerChanged.isSet)
+        #expect(!innerChanged.isSet)
+        inner.name = "Faro"
+        #expect(innerChanged.isSet)
+
+        // A scope on this thread does not make reads on another thread observable.
+        nonisolated(unsafe) let elsewhere = makeTrip()
+        withObservationTracking {
+            let thread = Thread { _ = elsewhere.name }
+            thread.start()
+            while !thread.isFinished { usleep(1_000) }
+        } onChange: {
+        }
+        #expect(!elsewhere._$observationRegistrar.isCreated)
     }
 
     @Test func theRegistrarIsReachedInPlaceWithThisToolchain() {
         // Not something a user sees, but the reason reads are cheap: with another layout of
-        // `ObservationRegistrar?` the unwrapping path takes over, correct but slower.
+        // `ObservationRegistrar?` the unwrapping path takes over, correct but slower; and
+        // without a way to tell a tracking scope, every read makes a registrar.
         #expect(_$ModelObservationRegistrar.InPlace.nilBits != nil)
+        #expect(ObservationScope.canTell)
         let trip = makeTrip()
         #expect(!trip._$observationRegistrar.isCreated)
-        _ = trip.name
+        withObservationTracking {
+            _ = trip.name
+        } onChange: {
+        }
         #expect(trip._$observationRegistrar.isCreated)
     }
 
@@ -165,7 +233,7 @@ struct ChangeTrackingTests {
         #expect(trip.name == "Faro")
     }
 
-    @Test func fetchedModelsMakeTheirRegistrarOnlyWhenRead() throws {
+    @Test func fetchedModelsMakeTheirRegistrarOnlyWhenObservedReading() throws {
         let container = try ModelContainer(
             for: Trip.self,
             configurations: ModelConfiguration(isStoredInMemoryOnly: true)
@@ -179,7 +247,14 @@ struct ChangeTrackingTests {
         let reader = ModelContext(container)
         let fetched = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
         #expect(!fetched._$observationRegistrar.isCreated)
-        let item = try #require(fetched.bucketList?.first)
+        #expect(fetched.bucketList?.first?.title == "Tram 28")
+        #expect(!fetched._$observationRegistrar.isCreated)
+        nonisolated(unsafe) var read: BucketListItem?
+        withObservationTracking {
+            read = fetched.bucketList?.first
+        } onChange: {
+        }
+        let item = try #require(read)
         #expect(fetched._$observationRegistrar.isCreated)
         #expect(!item._$observationRegistrar.isCreated)
 
