@@ -39,6 +39,11 @@ final class EntityMapping {
     /// reads every value through them, and going through the generic binding instead cost a
     /// metadata lookup and a copy of the property's binding for every value.
     private let accessors: [Accessor]
+    /// The attribute readers and to-one readers of ``accessors`` again, alone: a save reads
+    /// every attribute and to-one relationship of every model it inserts, and taking the reader
+    /// out of an ``Accessor`` copied, and then destroyed, every closure of its case.
+    private let attributeReaders: [((any PersistentModel) throws -> AttributeValue)?]
+    private let toOneReaders: [((any PersistentModel) -> (any PersistentModel)?)?]
     // The caches below are `@exclusivity(unchecked)`: read on every lookup, each access a single
     // read or write.
 
@@ -102,7 +107,7 @@ final class EntityMapping {
         self.propertyNames = binding.properties.map(\.name)
         self.encodedEntityName = EncodedString(binding.entityName)
         self.encodedPropertyNames = binding.properties.map { EncodedString($0.name) }
-        self.accessors = binding.properties.map { property in
+        let accessors: [Accessor] = binding.properties.map { property in
             switch property.kind {
             case .attribute(let access):
                 let read = access.read
@@ -135,6 +140,15 @@ final class EntityMapping {
                     target: access.targetType
                 )
             }
+        }
+        self.accessors = accessors
+        self.attributeReaders = accessors.map { accessor in
+            guard case .attribute(let read) = accessor else { return nil }
+            return read
+        }
+        self.toOneReaders = accessors.map { accessor in
+            guard case .toOne(_, _, let readOne, _, _) = accessor else { return nil }
+            return readOne
         }
         self.slots = slots
         self.relationshipProperties = relationships
@@ -176,7 +190,7 @@ extension EntityMapping {
 
     /// The value of the attribute at a property index of `model`, which must be of the mapped type.
     func attribute(_ model: any PersistentModel, _ property: Int) throws -> AttributeValue {
-        guard case .attribute(let read) = accessors[property] else {
+        guard let read = attributeReaders[property] else {
             preconditionFailure("property \(property) of \(entityName) is not an attribute")
         }
         return try read(model)
@@ -201,7 +215,7 @@ extension EntityMapping {
 
     /// The model a to-one relationship at a property index of `model` holds, without an array.
     func relatedOne(_ model: any PersistentModel, _ property: Int) -> (any PersistentModel)? {
-        guard case .toOne(_, _, let readOne, _, _) = accessors[property] else {
+        guard let readOne = toOneReaders[property] else {
             preconditionFailure("property \(property) of \(entityName) is not a to-one relationship")
         }
         return readOne(model)
