@@ -9,6 +9,11 @@ struct ChangeTrackingTests {
         Trip(name: "Lisbon", destination: "Portugal", startDate: .now, endDate: .now)
     }
 
+    /// Runs `read` inside a tracking scope that nobody is told about.
+    private func readObserved(_ read: () -> Void) {
+        withObservationTracking(read, onChange: {})
+    }
+
     @Test func assignmentsInTheInitializerRecordNothing() {
         let trip = makeTrip()
         #expect(!trip.hasChanges)
@@ -113,9 +118,8 @@ struct ChangeTrackingTests {
         #expect(!trip._$observationRegistrar.isCreated)
         #expect(trip.hasChanges)
 
-        withObservationTracking {
+        readObserved {
             _ = trip.destination
-        } onChange: {
         }
         #expect(trip._$observationRegistrar.isCreated)
     }
@@ -128,9 +132,8 @@ struct ChangeTrackingTests {
 
         // A scope that reads something else sees nothing of the trip.
         let other = makeTrip()
-        withObservationTracking {
+        readObserved {
             _ = other.name
-        } onChange: {
         }
         #expect(!trip._$observationRegistrar.isCreated)
         #expect(other._$observationRegistrar.isCreated)
@@ -171,11 +174,10 @@ struct ChangeTrackingTests {
 
         // A scope on this thread does not make reads on another thread observable.
         nonisolated(unsafe) let elsewhere = makeTrip()
-        withObservationTracking {
+        readObserved {
             let thread = Thread { _ = elsewhere.name }
             thread.start()
             while !thread.isFinished { usleep(1_000) }
-        } onChange: {
         }
         #expect(!elsewhere._$observationRegistrar.isCreated)
     }
@@ -188,9 +190,8 @@ struct ChangeTrackingTests {
         #expect(ObservationScope.canTell)
         let trip = makeTrip()
         #expect(!trip._$observationRegistrar.isCreated)
-        withObservationTracking {
+        readObserved {
             _ = trip.name
-        } onChange: {
         }
         #expect(trip._$observationRegistrar.isCreated)
     }
@@ -250,9 +251,8 @@ struct ChangeTrackingTests {
         #expect(fetched.bucketList?.first?.title == "Tram 28")
         #expect(!fetched._$observationRegistrar.isCreated)
         nonisolated(unsafe) var read: BucketListItem?
-        withObservationTracking {
+        readObserved {
             read = fetched.bucketList?.first
-        } onChange: {
         }
         let item = try #require(read)
         #expect(fetched._$observationRegistrar.isCreated)
