@@ -101,14 +101,16 @@ final class PowerLossSyscalls: Syscalls {
         if case .success(let fd) = result {
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            state.withLock { state in
+            let known = state.withLock { state in
                 state.descriptors[fd] = path
-                if !isDirectory.boolValue && state.files[path] == nil {
-                    state.files[path] = File(
-                        durable: existed ? FileManager.default.contents(atPath: path).map { [UInt8]($0) } : nil,
-                        entryDurable: existed
-                    )
-                }
+                return isDirectory.boolValue || state.files[path] != nil
+            }
+            guard !known else { return result }
+            // The file is read outside the lock: the store's threads open files at once, and
+            // holding the lock across a read made them queue on it.
+            let durable = existed ? FileManager.default.contents(atPath: path).map { [UInt8]($0) } : nil
+            state.withLock { state in
+                if state.files[path] == nil { state.files[path] = File(durable: durable, entryDurable: existed) }
             }
         }
         return result
