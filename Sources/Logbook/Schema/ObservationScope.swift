@@ -14,10 +14,14 @@ import Observation
 ///
 /// The variable is private to the Swift runtime. On Linux with glibc, the runtime's Observation
 /// library is a shared object whose thread-local storage holds it, first and alone; this type
-/// finds that block and checks, once per process, that it behaves as the scope's variable: NULL
-/// here, set inside `withObservationTracking`, restored after it. If anything differs (another
-/// platform, a statically linked runtime, a future runtime that keeps it elsewhere), ``isActive``
-/// answers `true` always, which is what creating the registrar on every read assumed before.
+/// finds that block and checks, once per process, that it behaves as the scope's variable: set
+/// inside `withObservationTracking` to a value of its own, restored after it. If anything
+/// differs (another platform, a statically linked runtime, a future runtime that keeps it
+/// elsewhere), ``isActive`` answers `true` always, which is what creating the registrar on
+/// every read assumed before.
+///
+/// `@usableFromInline` because the inlinable `_$ModelObservationRegistrar.access`, which
+/// compiles into every generated getter, calls it.
 @usableFromInline
 enum ObservationScope {
     /// Whether a tracking scope may be running on the calling thread: `false` only when this
