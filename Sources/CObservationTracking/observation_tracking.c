@@ -46,8 +46,8 @@ size_t logbook_observation_tls_module(void) {
     return module;
 }
 
-void *logbook_observation_tls_load(size_t module, size_t offset) {
-    logbook_tls_index index = {module, offset};
+void *logbook_observation_tls_load(size_t module) {
+    logbook_tls_index index = {module, 0};
     void *const *slot = __tls_get_addr(&index);
     return slot != NULL ? *slot : NULL;
 }
@@ -56,9 +56,8 @@ void *logbook_observation_tls_load(size_t module, size_t offset) {
 
 size_t logbook_observation_tls_module(void) { return 0; }
 
-void *logbook_observation_tls_load(size_t module, size_t offset) {
+void *logbook_observation_tls_load(size_t module) {
     (void)module;
-    (void)offset;
     return NULL;
 }
 

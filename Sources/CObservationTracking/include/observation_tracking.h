@@ -12,8 +12,8 @@
 /// assumes that; the Swift side checks it once per process before relying on it.
 size_t logbook_observation_tls_module(void);
 
-/// The pointer stored at `offset` in the calling thread's block of thread-local storage
-/// `module`, which must be a module `logbook_observation_tls_module` returned.
-void *logbook_observation_tls_load(size_t module, size_t offset);
+/// The pointer at the start of the calling thread's block of thread-local storage `module`,
+/// which must be a module `logbook_observation_tls_module` returned.
+void *logbook_observation_tls_load(size_t module);
 
 #endif

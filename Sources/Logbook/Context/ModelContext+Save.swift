@@ -73,8 +73,7 @@ extension ModelContext {
         _ projection: Projection
     ) throws {
         var toOne: [(property: Int, relationship: Int, target: UInt64)] = []
-        // Most models have a few attributes: growing the arrays as they filled copied them.
-        batch.inserts.reserveCapacity(inserts: inserts.count, values: inserts.count * 4, references: inserts.count)
+        batch.inserts.reserveCapacity(forInserts: inserts.count)
         for model in inserts {
             try recordInsert(model, into: &batch, toOne: &toOne)
         }

@@ -44,12 +44,13 @@ package final class DirectInserts: @unchecked Sendable {
         references.append((relationship, target))
     }
 
-    /// Makes room for `inserts` inserts of `values` values and `references` references in all.
-    func reserveCapacity(inserts: Int, values: Int, references: Int) {
-        heads.reserveCapacity(inserts)
-        attributeIndexes.reserveCapacity(values)
-        self.values.reserveCapacity(values)
-        self.references.reserveCapacity(references)
+    /// Makes room for `count` inserts of a few attributes and a to-one reference or so each,
+    /// as most models have: growing the arrays as they filled copied them over and over.
+    func reserveCapacity(forInserts count: Int) {
+        heads.reserveCapacity(count)
+        attributeIndexes.reserveCapacity(count * 4)
+        values.reserveCapacity(count * 4)
+        references.reserveCapacity(count)
     }
 
     /// Drops the insert being recorded, as if it had never begun.

@@ -74,8 +74,8 @@ struct InsertPredecoder: Sendable {
     /// insert in them, or -1 for an event left to the replay.
     func predecode(_ batch: Batch) -> PredecodedInserts {
         let inserts = DirectInserts()
-        // Most events are inserts of a few attributes and a reference or so.
-        inserts.reserveCapacity(inserts: batch.count, values: batch.count * 4, references: batch.count)
+        // Most events are inserts.
+        inserts.reserveCapacity(forInserts: batch.count)
         var positions = [Int](repeating: -1, count: batch.count)
         // Each table's search for attributes, from where the projection's started.
         var fields = tables.map(\.fields)

@@ -31,7 +31,7 @@ enum ObservationScope {
     @usableFromInline
     static func isActive() -> Bool {
         guard let module = Probe.module else { return true }
-        return logbook_observation_tls_load(module, 0) != nil
+        return logbook_observation_tls_load(module) != nil
     }
 
     /// Whether this process can tell that no tracking scope runs, for tests.
@@ -42,15 +42,15 @@ enum ObservationScope {
         static let module: Int? = {
             let module = logbook_observation_tls_module()
             guard module != 0 else { return nil }
-            let outside = logbook_observation_tls_load(module, 0)
+            let outside = logbook_observation_tls_load(module)
             // Inside a scope the variable points at the scope's access list, on its stack: not
             // NULL, and not the variable of an enclosing scope, if this runs inside one.
             nonisolated(unsafe) var inside: UnsafeMutableRawPointer?
             withObservationTracking {
-                inside = logbook_observation_tls_load(module, 0)
+                inside = logbook_observation_tls_load(module)
             } onChange: {
             }
-            let after = logbook_observation_tls_load(module, 0)
+            let after = logbook_observation_tls_load(module)
             guard let inside, inside != outside, after == outside else { return nil }
             return module
         }()
