@@ -253,10 +253,7 @@ extension PersistentModel {
 
     /// The number of the model's permanent identifier, once it has one.
     var storedIdentifier: UInt64? {
-        inPlace { storage in
-            guard let identifier = storage.persistentIdentifier, !identifier.isTemporary else { return nil }
-            return identifier.number
-        }
+        inPlace { $0.storedNumber }
     }
 
     /// Reads or changes the model's bookkeeping in place.

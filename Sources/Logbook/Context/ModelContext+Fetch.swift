@@ -440,11 +440,10 @@ extension ModelContext {
         values: [AttributeValue],
         mapping: EntityMapping
     ) throws -> T {
-        let identifier = PersistentIdentifier(entityName: mapping.entityName, number: id)
         var values = values
         if store.fillsMissingValues { fillMissingValues(&values, mapping: mapping) }
         let model = try T(
-            _$storage: _$ModelStorage(identifier: identifier, observer: self, faulted: mapping.faultedRelationships),
+            _$storage: _$ModelStorage(number: id, link: link, faulted: mapping.faultedRelationships),
             values: values
         )
         registry[id] = model

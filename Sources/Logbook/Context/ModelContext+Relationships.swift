@@ -94,7 +94,7 @@ extension ModelContext: ModelObserver {
     /// Loads a relationship that is still a fault.
     private func loadIfFaulted(_ model: any PersistentModel, _ property: Int) {
         guard model.inPlace({ $0._$isFaulted(property) }) else { return }
-        model._$storage.faultedProperties.remove(property)
+        model._$storage.clearFault(property)
         resolveFault(of: model, relationship: property)
     }
 

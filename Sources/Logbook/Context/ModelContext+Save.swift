@@ -28,19 +28,17 @@ extension ModelContext {
         // Each insert takes its permanent identifier while the batch is built, so that
         // references to it read like references to stored models; a failed commit gives the
         // temporary identifiers back.
-        var temporaries: [(Int, PersistentIdentifier)] = []
+        var temporaries: [(position: Int, number: UInt64)] = []
         var assigned = 0
         let commit: Store.Commit
         do {
             commit = try store.commit { projection, nextIdentifier, schemaNumber, batch in
                 for (position, model) in inserts.enumerated() {
-                    let permanent = PersistentIdentifier(
-                        entityName: mapping(of: model).entityName,
-                        number: nextIdentifier
-                    )
                     model.inPlace { storage in
-                        if let temporary = storage.persistentIdentifier { temporaries.append((position, temporary)) }
-                        storage.persistentIdentifier = permanent
+                        if storage.identifierKind == .temporary {
+                            temporaries.append((position, storage.identifierNumber))
+                        }
+                        storage.setIdentifier(nextIdentifier, kind: .permanent)
                     }
                     nextIdentifier += 1
                     assigned += 1
@@ -90,10 +88,10 @@ extension ModelContext {
     /// the temporary one at the positions listed.
     private func restoreIdentifiers(
         of inserts: ArraySlice<any PersistentModel>,
-        _ temporaries: [(Int, PersistentIdentifier)]
+        _ temporaries: [(position: Int, number: UInt64)]
     ) {
-        for model in inserts { model._$storage.persistentIdentifier = nil }
-        for (position, temporary) in temporaries { inserts[position]._$storage.persistentIdentifier = temporary }
+        for model in inserts { model._$storage.setIdentifier(0, kind: .none) }
+        for (position, number) in temporaries { inserts[position]._$storage.setIdentifier(number, kind: .temporary) }
     }
 
     /// The identifier number of a related model, which must be stored or inserted in this batch.
@@ -301,9 +299,7 @@ extension ModelContext {
             guard let id = model.storedIdentifier else { continue }
             let survivor = commit.survivors.isEmpty ? id : commit.survivors[id] ?? id
             model.inPlace { storage in
-                if survivor != id, let entityName = storage.persistentIdentifier?.entityName {
-                    storage.persistentIdentifier = PersistentIdentifier(entityName: entityName, number: survivor)
-                }
+                if survivor != id { storage.setIdentifier(survivor, kind: .permanent) }
                 storage.clearChanges()
             }
             if let existing = registry[survivor], existing !== model {
@@ -316,9 +312,7 @@ extension ModelContext {
         }
         for model in changes { model._$storage.clearChanges() }
         for model in deletions.values {
-            if let identifier = model._$storage.persistentIdentifier, !identifier.isTemporary {
-                registry[identifier.number] = nil
-            }
+            if let id = model.storedIdentifier { registry[id] = nil }
             // Deleted models that held each other (a trip and its cascaded items) would
             // otherwise keep each other alive once the app lets go of them.
             releaseRelationships(of: model)

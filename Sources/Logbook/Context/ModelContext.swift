@@ -121,11 +121,14 @@ public final class ModelContext {
     @exclusivity(unchecked) private var autosaveScheduled = false
     /// Whether this is the container's main context, the only one that autosaves.
     @exclusivity(unchecked) var isMainContext = false
+    /// The link every model of the context holds to reach it.
+    let link = ContextLink()
 
     /// Creates a context for a container.
     public init(_ container: ModelContainer) {
         self.container = container
         self.seenGeneration = container.store.generation
+        link.observer = self
     }
 
     var store: Store { container.store }
@@ -177,7 +180,7 @@ public final class ModelContext {
         if model.storedIdentifier != nil || inserted.contains(model) { return }
         let mapping = mapping(for: T.self)
         inserted.append(model)
-        model._$storage.observer = self
+        model._$storage.link = link
         scheduleAutosave()
         // Relationships set by the model's initializer bypass the observer: keep their inverses
         // in step now, and insert the models they reach.
@@ -235,7 +238,7 @@ public final class ModelContext {
     ///
     /// Changed models get their saved values back; inserted models are forgotten.
     public func rollback() {
-        for model in inserted.models { model._$storage.observer = nil }
+        for model in inserted.models { model._$storage.link = nil }
         inserted.removeAll()
         deleted.removeAll()
         let changed = Array(dirty.values)

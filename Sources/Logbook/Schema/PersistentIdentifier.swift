@@ -40,15 +40,16 @@ public struct PersistentIdentifier: Hashable, Comparable, Sendable, Codable, Cus
         self.isTemporary = false
     }
 
-    private init(temporaryFor entityName: String, number: UInt64) {
+    /// An identifier as a model's storage keeps it, temporary or not.
+    init(entityName: String, number: UInt64, isTemporary: Bool) {
         self.entityName = entityName
         self.number = number
-        self.isTemporary = true
+        self.isTemporary = isTemporary
     }
 
-    /// A new temporary identifier, distinct from every other one in this process.
-    static func temporary(entityName: String) -> PersistentIdentifier {
-        PersistentIdentifier(temporaryFor: entityName, number: TemporaryNumbers.shared.next())
+    /// A number for a new temporary identifier, distinct from every other one in this process.
+    static func nextTemporaryNumber() -> UInt64 {
+        TemporaryNumbers.shared.next()
     }
 
     /// Hashes the number and whether it is temporary, not the entity name: numbers are unique

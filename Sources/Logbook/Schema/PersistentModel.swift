@@ -54,10 +54,11 @@ extension PersistentModel {
     ///
     /// A temporary identifier stays the same until the model is inserted.
     public var persistentModelID: PersistentIdentifier {
-        if let identifier = inPlace({ $0.persistentIdentifier }) { return identifier }
-        let temporary = PersistentIdentifier.temporary(entityName: Self._$binding.entityName)
-        _$storage.persistentIdentifier = temporary
-        return temporary
+        let entityName = Self._$binding.entityName
+        if let identifier = inPlace({ $0.identifier(entityName: entityName) }) { return identifier }
+        let number = PersistentIdentifier.nextTemporaryNumber()
+        _$storage.setIdentifier(number, kind: .temporary)
+        return PersistentIdentifier(entityName: entityName, number: number, isTemporary: true)
     }
 
     /// The model's identifier, ``persistentModelID``.
@@ -66,7 +67,7 @@ extension PersistentModel {
     /// Whether any persisted property was set since the model was last saved or fetched.
     ///
     /// Assignments in the model's initializer do not count: a new model is saved whole.
-    public var hasChanges: Bool { !_$storage.changedProperties.isEmpty }
+    public var hasChanges: Bool { inPlace { $0.hasChanges } }
 
     /// Whether two values are the same object.
     public static func == (lhs: Self, rhs: Self) -> Bool {

@@ -10,6 +10,12 @@ struct PropertySet: Hashable, Sendable, Sequence {
 
     init() {}
 
+    /// The set whose first word is `low` and whose further words are `high`.
+    init(low: UInt64, high: [UInt64]) {
+        self.low = low
+        self.high = high
+    }
+
     init(_ indexes: some Sequence<Int>) {
         for index in indexes { insert(index) }
     }

@@ -23,7 +23,7 @@ struct MaterializationTests {
 
     @Test func createsAModelFromStoredValuesWithoutTheUsersInitializer() throws {
         let identifier = PersistentIdentifier(entityName: "Trip", number: 42)
-        let trip = try Trip(_$storage: _$ModelStorage(identifier: identifier, observer: nil), values: tripValues())
+        let trip = try Trip(_$storage: _$ModelStorage(number: 42, link: nil), values: tripValues())
         #expect(trip.name == "Lisbon")
         #expect(trip.destination == "Portugal")
         #expect(trip.startDate == start)
@@ -62,11 +62,7 @@ struct MaterializationTests {
             else { return }
             access.write(trip, [item])
         }
-        let storage = _$ModelStorage(
-            identifier: PersistentIdentifier(entityName: "Trip", number: 1),
-            observer: observer,
-            faulted: PropertySet([bucketList])
-        )
+        let storage = _$ModelStorage(number: 1, link: ContextLink(observer), faulted: PropertySet([bucketList]))
         let trip = try Trip(_$storage: storage, values: tripValues())
 
         #expect(trip.bucketList == [item])

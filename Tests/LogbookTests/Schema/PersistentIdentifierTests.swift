@@ -5,7 +5,7 @@ import Testing
 
 struct PersistentIdentifierTests {
     @Test func ordersByEntityThenTemporaryFirstThenNumber() {
-        let temporary = PersistentIdentifier.temporary(entityName: "Trip")
+        let temporary = Self.temporary(entityName: "Trip")
         let identifiers = [
             PersistentIdentifier(entityName: "Trip", number: 2),
             PersistentIdentifier(entityName: "Trip", number: 1),
@@ -23,10 +23,19 @@ struct PersistentIdentifierTests {
     }
 
     @Test func temporaryIdentifiersNeverRepeat() {
-        let identifiers = (0..<100).map { _ in PersistentIdentifier.temporary(entityName: "Trip") }
+        let identifiers = (0..<100).map { _ in Self.temporary(entityName: "Trip") }
         #expect(Set(identifiers).count == 100)
         let allTemporary = identifiers.allSatisfy(\.isTemporary)
         #expect(allTemporary)
+    }
+
+    /// A new temporary identifier, as a model's storage makes one.
+    private static func temporary(entityName: String) -> PersistentIdentifier {
+        PersistentIdentifier(
+            entityName: entityName,
+            number: PersistentIdentifier.nextTemporaryNumber(),
+            isTemporary: true
+        )
     }
 
     @Test func survivesJSON() throws {
