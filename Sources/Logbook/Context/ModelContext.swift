@@ -44,7 +44,7 @@ import Foundation
 ///
 /// A store keeps every object in memory in compact arrays (its *projection*): on SampleTrips
 /// (`Trip`, `BucketListItem`, `LivingAccommodation`; short strings and dates), about 150 bytes
-/// per object. A model a context makes costs about 185 bytes more. Its observation registrar
+/// per object. A model a context makes costs about 155 bytes more. Its observation registrar
 /// costs about 125 bytes more, made on the first read of one of its properties inside
 /// `withObservationTracking` (or `Observations`): models that are only created and saved, or
 /// read outside of any tracking scope, as a server or a batch job reads them, have none.
