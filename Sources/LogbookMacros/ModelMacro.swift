@@ -60,7 +60,7 @@ extension ModelMacro: MemberMacro {
         className: TokenSyntax,
         properties: [PersistedProperty]
     ) -> DeclSyntax {
-        var body = "    self._$storage = storage\n"
+        var body = "    self._$storage = consume storage\n"
         for (index, property) in properties.enumerated() {
             let decode = property.isTransformable ? "_$decodeWithBinding" : "_$decode"
             let stored = "Logbook._$ModelStorage.\(decode)(values, \(index), \(className).self)"

@@ -212,7 +212,7 @@ struct ModelMacroTests {
                     )
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                        self._$storage = storage
+                        self._$storage = consume storage
                         self._name = try Logbook._$ModelStorage._$decode(values, 0, Trip.self)
                         self._startDate = try Logbook._$ModelStorage._$decode(values, 1, Trip.self)
                         self._bucketList = try Logbook._$ModelStorage._$decode(values, 2, Trip.self)
@@ -267,7 +267,7 @@ struct ModelMacroTests {
                     )
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                        self._$storage = storage
+                        self._$storage = consume storage
                         self._title = try Logbook._$ModelStorage._$decode(values, 0, Item.self)
                         self._rank = try Logbook._$ModelStorage._$isMissing(values, 1) ? (1) : Logbook._$ModelStorage._$decode(values, 1, Item.self)
                     }
@@ -309,7 +309,7 @@ struct ModelMacroTests {
                     )
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                        self._$storage = storage
+                        self._$storage = consume storage
                         self._theme = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("light") : Logbook._$ModelStorage._$decode(values, 0, Settings.self)
                         self._owner = try Logbook._$ModelStorage._$decode(values, 1, Settings.self)
                     }
@@ -351,7 +351,7 @@ struct ModelMacroTests {
                     )
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                        self._$storage = storage
+                        self._$storage = consume storage
                         self._name = try Logbook._$ModelStorage._$decode(values, 0, Tag.self)
                     }
                 }
@@ -389,7 +389,7 @@ struct ModelMacroTests {
                     )
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                        self._$storage = storage
+                        self._$storage = consume storage
                         self._color = try Logbook._$ModelStorage._$decodeWithBinding(values, 0, Swatch.self)
                     }
                 }
@@ -452,7 +452,7 @@ struct ModelMacroTests {
                     )
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                        self._$storage = storage
+                        self._$storage = consume storage
                         self._name = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("") : Logbook._$ModelStorage._$decode(values, 0, Trip.self)
                     }
 
@@ -503,7 +503,7 @@ struct ModelMacroTests {
                     )
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                        self._$storage = storage
+                        self._$storage = consume storage
                     }
 
                     init() {
@@ -579,7 +579,7 @@ struct ModelMacroTests {
                     )
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                        self._$storage = storage
+                        self._$storage = consume storage
                     }
                 }
 
@@ -629,7 +629,7 @@ struct ModelMacroTests {
                     )
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                        self._$storage = storage
+                        self._$storage = consume storage
                     }
 
                     init() {
@@ -685,7 +685,7 @@ struct ModelMacroTests {
                     )
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                        self._$storage = storage
+                        self._$storage = consume storage
                     }
 
                     init() {
@@ -729,7 +729,7 @@ struct ModelMacroTests {
                     )
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                        self._$storage = storage
+                        self._$storage = consume storage
                     }
 
                     init() {
@@ -777,7 +777,7 @@ struct ModelMacroTests {
                     )
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
-                        self._$storage = storage
+                        self._$storage = consume storage
                     }
 
                     init() {

@@ -419,16 +419,19 @@ extension ModelContext {
         width: Int,
         mapping: EntityMapping
     ) {
-        // Relationships stay `null`: only attributes are ever written below. A buffer last used
-        // for another entity is refilled in place, keeping its storage.
-        if values.count != mapping.slots.count {
-            values.removeAll(keepingCapacity: true)
-            values.append(contentsOf: repeatElement(.null, count: mapping.slots.count))
+        // A buffer last used for an entity with more properties keeps its length: a model's
+        // initializer reads only the indexes of its own properties, and a relationship's is
+        // set to `null` here, whatever the other entity left there. Loading a trip's bucket
+        // list and then its accommodation used to empty and refill the buffer each time, about
+        // 480 instructions per relationship loaded.
+        if values.count < mapping.slots.count {
+            values.append(contentsOf: repeatElement(.null, count: mapping.slots.count - values.count))
         }
         let row = slot * width
         for (property, place) in mapping.slots.enumerated() {
-            if case .attribute(let attribute) = place {
-                values[property] = rows[row + attribute]
+            switch place {
+            case .attribute(let attribute): values[property] = rows[row + attribute]
+            case .relationship: values[property] = .null
             }
         }
     }
