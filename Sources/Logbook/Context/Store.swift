@@ -167,7 +167,7 @@ final class Store: Sendable {
                     reader,
                     through: last,
                     predecoder: InsertPredecoder.forReplay(of: state.projection, decodingAhead),
-                    predecoded: { state.projection.applyInsert($1, at: $2, sequence: $0) },
+                    predecoded: { state.projection.applyInsert($1, at: $2, sequence: $0, takingValues: true) },
                     shortcut: { state.projection.applyInsert($1, sequence: $0) },
                     { sequence, envelope in
                         apply(envelope, to: &state, &replayed)

@@ -75,7 +75,7 @@ extension Projection {
             reader,
             through: last,
             predecoder: InsertPredecoder.forReplay(of: projection),
-            predecoded: { projection.applyInsert($1, at: $2, sequence: $0) },
+            predecoded: { projection.applyInsert($1, at: $2, sequence: $0, takingValues: true) },
             shortcut: { projection.applyInsert($1, sequence: $0) },
             { sequence, envelope in
                 projection.apply(envelope.event)

@@ -53,6 +53,18 @@ package final class DirectInserts: @unchecked Sendable {
         references.reserveCapacity(count)
     }
 
+    /// The recorded value at `position`, moved out: `null` is left in its place.
+    ///
+    /// For a replay, which applies each recorded insert once and then drops them all: the
+    /// projection takes each string without retaining it, and dropping the recorded inserts
+    /// releases nothing. A save's inserts are read by the appending thread while the saving
+    /// thread applies them, and must not be taken from.
+    func takeValue(at position: Int) -> AttributeValue {
+        var taken = AttributeValue.null
+        swap(&taken, &values[position])
+        return taken
+    }
+
     /// Drops the insert being recorded, as if it had never begun.
     func cancel() {
         guard let open else { return }

@@ -105,7 +105,7 @@ extension EntityTable {
     }
 
     @inline(__always)
-    mutating func setValue(_ value: AttributeValue, _ slot: Int, _ attribute: Int) {
+    mutating func setValue(_ value: consuming AttributeValue, _ slot: Int, _ attribute: Int) {
         values[slot &* width &+ attribute] = value
     }
 

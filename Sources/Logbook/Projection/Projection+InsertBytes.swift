@@ -61,18 +61,30 @@ extension Projection {
     /// - Returns: The identifier the object ended up with: its own, or that of the object an
     ///   upsert folded it into.
     package mutating func applyInsert(_ inserts: DirectInserts, at index: Int) -> UInt64 {
-        applyInsert(inserts, at: index, sequence: nil)
+        applyInsert(inserts, at: index, sequence: nil, takingValues: false)
     }
 
     /// ``applyInsert(_:at:)`` for the event at `sequence` of a replay, which becomes
     /// ``lastSequence``.
+    ///
+    /// - Parameter takingValues: Whether to move the values out of `inserts` instead of copying
+    ///   them (``DirectInserts/takeValue(at:)``): `true` only where nothing reads `inserts`
+    ///   again, as in a replay, which applies each insert it decoded once. Copying each string
+    ///   into the projection retained it twice and released it twice more when the decoded
+    ///   batch was dropped.
     @discardableResult
-    mutating func applyInsert(_ inserts: DirectInserts, at index: Int, sequence: UInt64?) -> UInt64 {
+    mutating func applyInsert(
+        _ inserts: DirectInserts,
+        at index: Int,
+        sequence: UInt64?,
+        takingValues: Bool
+    ) -> UInt64 {
         let head = inserts.heads[index]
         var insert = InsertInProgress()
         begin(&insert, table: head.table, id: head.id)
         for position in head.attributes {
-            set(&insert, inserts.attributeIndexes[position], inserts.values[position])
+            let value = takingValues ? inserts.takeValue(at: position) : inserts.values[position]
+            set(&insert, inserts.attributeIndexes[position], value)
         }
         for position in head.references {
             if !insert.isPlaced { place(&insert) }
@@ -94,7 +106,7 @@ extension Projection {
 
     /// Sets an attribute of the insert's reserved slot.
     @inline(__always)
-    private mutating func set(_ insert: inout InsertInProgress, _ attribute: Int, _ value: AttributeValue) {
+    private mutating func set(_ insert: inout InsertInProgress, _ attribute: Int, _ value: consuming AttributeValue) {
         tables[insert.table].setValue(value, insert.slot, attribute)
         insert.written.insert(attribute)
     }

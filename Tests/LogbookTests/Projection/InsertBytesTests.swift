@@ -175,7 +175,7 @@ struct InsertBytesTests {
             predecoder: InsertPredecoder(replayed),
             predecoded: { sequence, inserts, index in
                 ahead += 1
-                replayed.applyInsert(inserts, at: index, sequence: sequence)
+                replayed.applyInsert(inserts, at: index, sequence: sequence, takingValues: true)
             },
             shortcut: { replayed.applyInsert($1, sequence: $0) },
             { sequence, envelope in
@@ -186,6 +186,25 @@ struct InsertBytesTests {
         #expect(ahead > events.count / 3, "decoded ahead \(ahead) of \(events.count) events")
         #expect(replayed.lastSequence == UInt64(events.count))
         Self.expectSame(decoded, replayed)
+    }
+
+    /// A replay moves the values out of the inserts it decoded ahead, which it drops after
+    /// applying them; a save's are read by the thread that encodes them, and stay.
+    @Test(arguments: [true, false])
+    func aReplayTakesTheRecordedValuesAndASaveLeavesThem(takingValues: Bool) throws {
+        var projection = Projection(schema: try Schema(versionedSchema: SampleTripsSchemaV3.self))
+        let trips = try #require(projection.table(named: "Trip"))
+        let name = try #require(projection.tables[trips].attributeIndex["name"])
+        let text = "Lisbon in spring, a name longer than fifteen bytes"
+        let inserts = DirectInserts()
+        inserts.begin(table: trips, id: 7)
+        inserts.attribute(name, .string(text))
+        inserts.end()
+
+        projection.applyInsert(inserts, at: 0, sequence: 1, takingValues: takingValues)
+
+        #expect(projection.row(trips, 7)?.values[name] == .string(text), "the projection holds the value")
+        #expect(inserts.values[0] == (takingValues ? .null : .string(text)))
     }
 
     @Test func aDeclinedInsertLeavesTheProjectionAsItWas() throws {
