@@ -20,6 +20,9 @@ final class EntityMapping {
     let attributeProperties: [Int]
     /// The same, as the set a model made from the store starts with: every relationship a fault.
     let faultedRelationships: PropertySet
+    /// ``faultedRelationships`` as one word when every relationship's index is below 64;
+    /// `nil` otherwise.
+    let faultedBits: UInt64?
     /// The entity as the schema describes it.
     let entity: Schema.Entity
     /// For each schema relationship: how it reaches its destination and inverse.
@@ -154,6 +157,7 @@ final class EntityMapping {
         self.relationshipProperties = relationships
         self.attributeProperties = attributes
         self.faultedRelationships = PropertySet(relationships)
+        self.faultedBits = faultedRelationships.high.isEmpty ? faultedRelationships.low : nil
         self.entity = entity
         self.links = projection.links[table]
         self.hasCountLimits = entity.relationships.contains {

@@ -444,11 +444,15 @@ extension ModelContext {
         mapping: EntityMapping
     ) throws -> T {
         var values = values
-        if store.fillsMissingValues { fillMissingValues(&values, mapping: mapping) }
-        let model = try T(
-            _$storage: _$ModelStorage(number: id, link: link, faulted: mapping.faultedRelationships),
-            values: values
-        )
+        if fillsMissingValues { fillMissingValues(&values, mapping: mapping) }
+        // Set without a set of faults to copy and release, for most models.
+        let storage =
+            if let bits = mapping.faultedBits {
+                _$ModelStorage(number: id, link: link, faultedBits: bits)
+            } else {
+                _$ModelStorage(number: id, link: link, faulted: mapping.faultedRelationships)
+            }
+        let model = try T(_$storage: storage, values: values)
         registry[id] = model
         return model
     }

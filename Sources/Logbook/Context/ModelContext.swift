@@ -123,11 +123,15 @@ public final class ModelContext {
     @exclusivity(unchecked) var isMainContext = false
     /// The link every model of the context holds to reach it.
     let link = ContextLink()
+    /// The store's ``Store/fillsMissingValues``, read once: asking the store for each model made
+    /// retained and released it.
+    let fillsMissingValues: Bool
 
     /// Creates a context for a container.
     public init(_ container: ModelContainer) {
         self.container = container
         self.seenGeneration = container.store.generation
+        self.fillsMissingValues = container.store.fillsMissingValues
         link.observer = self
     }
 

@@ -117,10 +117,19 @@ public struct _$ModelStorage {
     ///   - link: The link to the context that manages the model.
     ///   - faulted: The relationships to load on first read.
     init(number: UInt64, link: ContextLink?, faulted: PropertySet = PropertySet()) {
+        self.init(number: number, link: link, faultedBits: faulted.low)
+        if !faulted.high.isEmpty { self.faultedProperties = faulted }
+    }
+
+    /// Creates the storage of a model that a context materialises, whose faulted relationships
+    /// all have an index below 64: the common case, without a set to copy and release.
+    ///
+    /// - Parameter faultedBits: The relationships to load on first read, one bit each.
+    init(number: UInt64, link: ContextLink?, faultedBits: UInt64) {
         self.identifierNumber = number
         self.identifierKind = .permanent
         self.link = link
-        self.faultedProperties = faulted
+        self.faultedBits = faultedBits
     }
 
     // MARK: - Identity
