@@ -354,13 +354,15 @@ extension ModelContext {
         defer { scratchValues = values }
         var models: [any PersistentModel] = []
         models.reserveCapacity(found.count)
-        rows.withUnsafeBufferPointer { rows in
+        // The rows are this call's own copies, emptied afterwards: the models take their values
+        // from them rather than copying them again.
+        rows.withUnsafeMutableBufferPointer { rows in
             for target in found {
                 let made = try? materialize(
                     Target.self,
                     target.id,
                     slot: target.slot,
-                    of: rows,
+                    takingFrom: rows,
                     width: width,
                     mapping: targetMapping,
                     values: &values
@@ -388,6 +390,31 @@ extension ModelContext {
     ) throws -> T {
         if let registered = registered(id, as: T.self) { return registered }
         Self.fillPropertyValues(&values, slot, of: rows, width: width, mapping: mapping)
+        return try make(T.self, id, values: values, mapping: mapping)
+    }
+
+    /// ``materialize(_:_:slot:of:width:mapping:values:)`` from rows of the caller's own, whose
+    /// values it moves out (leaving `null`) instead of copying.
+    private func materialize<T: PersistentModel>(
+        _ type: T.Type,
+        _ id: UInt64,
+        slot: Int,
+        takingFrom rows: UnsafeMutableBufferPointer<AttributeValue>,
+        width: Int,
+        mapping: EntityMapping,
+        values: inout [AttributeValue]
+    ) throws -> T {
+        if let registered = registered(id, as: T.self) { return registered }
+        Self.prepare(&values, mapping: mapping)
+        let row = slot * width
+        for (property, place) in mapping.slots.enumerated() {
+            switch place {
+            case .attribute(let attribute):
+                values[property] = rows.moveElement(from: row + attribute)
+                rows.initializeElement(at: row + attribute, to: .null)
+            case .relationship: values[property] = .null
+            }
+        }
         return try make(T.self, id, values: values, mapping: mapping)
     }
 
@@ -419,20 +446,27 @@ extension ModelContext {
         width: Int,
         mapping: EntityMapping
     ) {
-        // A buffer last used for an entity with more properties keeps its length: a model's
-        // initializer reads only the indexes of its own properties, and a relationship's is
-        // set to `null` here, whatever the other entity left there. Loading a trip's bucket
-        // list and then its accommodation used to empty and refill the buffer each time, about
-        // 480 instructions per relationship loaded.
-        if values.count < mapping.slots.count {
-            values.append(contentsOf: repeatElement(.null, count: mapping.slots.count - values.count))
-        }
+        prepare(&values, mapping: mapping)
         let row = slot * width
         for (property, place) in mapping.slots.enumerated() {
             switch place {
             case .attribute(let attribute): values[property] = rows[row + attribute]
             case .relationship: values[property] = .null
             }
+        }
+    }
+
+    /// Makes `values` long enough for the properties of `mapping`'s entity.
+    ///
+    /// A buffer last used for an entity with more properties keeps its length: a model's
+    /// initializer reads only the indexes of its own properties, and a relationship's is set to
+    /// `null` by the caller, whatever the other entity left there. Loading a trip's bucket list
+    /// and then its accommodation used to empty and refill the buffer each time, about 480
+    /// instructions per relationship loaded.
+    @inline(__always)
+    private static func prepare(_ values: inout [AttributeValue], mapping: EntityMapping) {
+        if values.count < mapping.slots.count {
+            values.append(contentsOf: repeatElement(.null, count: mapping.slots.count - values.count))
         }
     }
 
