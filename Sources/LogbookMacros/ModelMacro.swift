@@ -74,7 +74,7 @@ extension ModelMacro: MemberMacro {
             }
         }
         return """
-            public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+            public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
             \(raw: body)}
             """
     }

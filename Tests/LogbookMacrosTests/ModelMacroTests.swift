@@ -211,7 +211,7 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                         self._name = try Logbook._$ModelStorage._$decode(values, 0, Trip.self)
                         self._startDate = try Logbook._$ModelStorage._$decode(values, 1, Trip.self)
@@ -266,7 +266,7 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                         self._title = try Logbook._$ModelStorage._$decode(values, 0, Item.self)
                         self._rank = try Logbook._$ModelStorage._$isMissing(values, 1) ? (1) : Logbook._$ModelStorage._$decode(values, 1, Item.self)
@@ -308,7 +308,7 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                         self._theme = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("light") : Logbook._$ModelStorage._$decode(values, 0, Settings.self)
                         self._owner = try Logbook._$ModelStorage._$decode(values, 1, Settings.self)
@@ -350,7 +350,7 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                         self._name = try Logbook._$ModelStorage._$decode(values, 0, Tag.self)
                     }
@@ -388,7 +388,7 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                         self._color = try Logbook._$ModelStorage._$decodeWithBinding(values, 0, Swatch.self)
                     }
@@ -451,7 +451,7 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                         self._name = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("") : Logbook._$ModelStorage._$decode(values, 0, Trip.self)
                     }
@@ -502,7 +502,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                     }
 
@@ -578,7 +578,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                     }
                 }
@@ -628,7 +628,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                     }
 
@@ -684,7 +684,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                     }
 
@@ -728,7 +728,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                     }
 
@@ -776,7 +776,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                     }
 

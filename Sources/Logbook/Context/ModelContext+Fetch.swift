@@ -486,7 +486,7 @@ extension ModelContext {
             } else {
                 _$ModelStorage(number: id, link: link, faulted: mapping.faultedRelationships)
             }
-        let model = try T(_$storage: storage, values: values)
+        let model = try T(_$storage: consume storage, values: values)
         registry[id] = model
         return model
     }
