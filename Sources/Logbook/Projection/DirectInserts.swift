@@ -1,12 +1,14 @@
 /// The inserts of a batch, recorded from the models a save inserts: the projection applies
 /// them from these values, and the batch's bytes are encoded from them
 /// (``EventCodec/appendInserts(_:names:schemaNumber:to:)``), on another thread for a large
-/// batch. A replay still reads the bytes; both end in the same rows
-/// (``Projection/applyInsert(_:at:)``).
+/// batch. A replay's ``InsertPredecoder`` records the inserts it decodes from a batch's bytes
+/// here too; both end in the same rows (``Projection/applyInsert(_:at:)``).
 ///
 /// Flat, so that a batch of thousands of inserts makes a handful of arrays rather than two per
-/// insert. One save fills it on its own thread; once filled, it is only read, by the thread
-/// that applies it and the one that encodes it, and it is `Sendable` for that.
+/// insert. One thread fills it; once filled, a save's inserts are only read, by the thread that
+/// applies them and the one that encodes them, and it is `Sendable` for that. A replay hands a
+/// predecoded batch to the one thread that applies it, which moves the values out
+/// (``takeValue(at:)``).
 package final class DirectInserts: @unchecked Sendable {
     /// One insert: its table, its identifier, and where its attributes and to-one references
     /// are in the flat arrays.
