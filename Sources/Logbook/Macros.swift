@@ -60,6 +60,7 @@
     names: named(_$observationRegistrar),
     named(_$storage),
     named(_$binding),
+    named(_$array),
     named(init)
 )
 @attached(memberAttribute)

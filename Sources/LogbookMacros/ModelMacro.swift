@@ -48,6 +48,11 @@ extension ModelMacro: MemberMacro {
             )
             """,
             materializingInitializer(className: className, properties: members.persisted),
+            """
+            public static func _$array(_ models: [AnyObject]) -> [\(className)] {
+                Logbook._$ModelStorage._$array(models, of: \(className).self)
+            }
+            """,
         ]
         if !members.declaresInitializer, members.persisted.allSatisfy(\.hasDefaultValue) {
             decls.append("init() {}")

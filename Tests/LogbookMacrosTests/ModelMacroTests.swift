@@ -218,6 +218,10 @@ struct ModelMacroTests {
                         self._bucketList = try Logbook._$ModelStorage._$decode(values, 2, Trip.self)
                         self._livingAccommodation = try Logbook._$ModelStorage._$decode(values, 3, Trip.self)
                     }
+
+                    public static func _$array(_ models: [AnyObject]) -> [Trip] {
+                        Logbook._$ModelStorage._$array(models, of: Trip.self)
+                    }
                 }
 
                 extension Trip: Logbook.PersistentModel {
@@ -271,6 +275,10 @@ struct ModelMacroTests {
                         self._title = try Logbook._$ModelStorage._$decode(values, 0, Item.self)
                         self._rank = try Logbook._$ModelStorage._$isMissing(values, 1) ? (1) : Logbook._$ModelStorage._$decode(values, 1, Item.self)
                     }
+
+                    public static func _$array(_ models: [AnyObject]) -> [Item] {
+                        Logbook._$ModelStorage._$array(models, of: Item.self)
+                    }
                 }
 
                 extension Item: Logbook.PersistentModel {
@@ -314,6 +322,10 @@ struct ModelMacroTests {
                         self._owner = try Logbook._$ModelStorage._$decode(values, 1, Settings.self)
                     }
 
+                    public static func _$array(_ models: [AnyObject]) -> [Settings] {
+                        Logbook._$ModelStorage._$array(models, of: Settings.self)
+                    }
+
                     init() {
                     }
                 }
@@ -354,6 +366,10 @@ struct ModelMacroTests {
                         self._$storage = consume storage
                         self._name = try Logbook._$ModelStorage._$decode(values, 0, Tag.self)
                     }
+
+                    public static func _$array(_ models: [AnyObject]) -> [Tag] {
+                        Logbook._$ModelStorage._$array(models, of: Tag.self)
+                    }
                 }
 
                 extension Tag: Logbook.PersistentModel {
@@ -391,6 +407,10 @@ struct ModelMacroTests {
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                         self._color = try Logbook._$ModelStorage._$decodeWithBinding(values, 0, Swatch.self)
+                    }
+
+                    public static func _$array(_ models: [AnyObject]) -> [Swatch] {
+                        Logbook._$ModelStorage._$array(models, of: Swatch.self)
                     }
                 }
 
@@ -456,6 +476,10 @@ struct ModelMacroTests {
                         self._name = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("") : Logbook._$ModelStorage._$decode(values, 0, Trip.self)
                     }
 
+                    public static func _$array(_ models: [AnyObject]) -> [Trip] {
+                        Logbook._$ModelStorage._$array(models, of: Trip.self)
+                    }
+
                     init() {
                     }
                 }
@@ -504,6 +528,10 @@ struct ModelMacroTests {
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
+                    }
+
+                    public static func _$array(_ models: [AnyObject]) -> [Trip] {
+                        Logbook._$ModelStorage._$array(models, of: Trip.self)
                     }
 
                     init() {
@@ -581,6 +609,10 @@ struct ModelMacroTests {
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                     }
+
+                    public static func _$array(_ models: [AnyObject]) -> [Trip] {
+                        Logbook._$ModelStorage._$array(models, of: Trip.self)
+                    }
                 }
 
                 extension Trip: Logbook.PersistentModel {
@@ -630,6 +662,10 @@ struct ModelMacroTests {
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
+                    }
+
+                    public static func _$array(_ models: [AnyObject]) -> [Counter] {
+                        Logbook._$ModelStorage._$array(models, of: Counter.self)
                     }
 
                     init() {
@@ -688,6 +724,10 @@ struct ModelMacroTests {
                         self._$storage = consume storage
                     }
 
+                    public static func _$array(_ models: [AnyObject]) -> [Trip] {
+                        Logbook._$ModelStorage._$array(models, of: Trip.self)
+                    }
+
                     init() {
                     }
                 }
@@ -730,6 +770,10 @@ struct ModelMacroTests {
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
+                    }
+
+                    public static func _$array(_ models: [AnyObject]) -> [Point] {
+                        Logbook._$ModelStorage._$array(models, of: Point.self)
                     }
 
                     init() {
@@ -778,6 +822,10 @@ struct ModelMacroTests {
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
+                    }
+
+                    public static func _$array(_ models: [AnyObject]) -> [Trip] {
+                        Logbook._$ModelStorage._$array(models, of: Trip.self)
                     }
 
                     init() {

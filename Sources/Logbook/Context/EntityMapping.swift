@@ -47,6 +47,9 @@ final class EntityMapping {
     /// out of an ``Accessor`` copied, and then destroyed, every closure of its case.
     private let attributeReaders: [((any PersistentModel) throws -> AttributeValue)?]
     private let toOneReaders: [((any PersistentModel) -> (any PersistentModel)?)?]
+    /// For each relationship's property index, how to resolve its fault with typed models;
+    /// `nil` for an attribute.
+    private let faultLoaders: [((any PersistentModel, any RelatedModelLoader) -> Void)?]
     // The caches below are `@exclusivity(unchecked)`: read on every lookup, each access a single
     // read or write.
 
@@ -67,16 +70,14 @@ final class EntityMapping {
         case relationship(
             read: (any PersistentModel) -> [any PersistentModel],
             write: (any PersistentModel, [any PersistentModel], _ observed: Bool) -> Void,
-            isToMany: Bool,
-            target: any PersistentModel.Type
+            isToMany: Bool
         )
         /// A to-one relationship, which also reads and writes its model alone.
         case toOne(
             read: (any PersistentModel) -> [any PersistentModel],
             write: (any PersistentModel, [any PersistentModel], _ observed: Bool) -> Void,
             readOne: (any PersistentModel) -> (any PersistentModel)?,
-            writeOne: (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void,
-            target: any PersistentModel.Type
+            writeOne: (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void
         )
     }
 
@@ -128,8 +129,7 @@ final class EntityMapping {
                     return .relationship(
                         read: readAll,
                         write: writeAll,
-                        isToMany: access.isToMany,
-                        target: access.targetType
+                        isToMany: access.isToMany
                     )
                 }
                 let (readOne, writeOne) = (toOne.read, toOne.write)
@@ -139,18 +139,22 @@ final class EntityMapping {
                     readOne: { model in readOne(unsafeDowncast(model, to: Model.self)) },
                     writeOne: { model, related, observed in
                         writeOne(unsafeDowncast(model, to: Model.self), related, observed)
-                    },
-                    target: access.targetType
+                    }
                 )
             }
         }
         self.accessors = accessors
+        self.faultLoaders = binding.properties.map { property in
+            guard case .relationship(let access) = property.kind else { return nil }
+            let load = access.load
+            return { model, loader in load(unsafeDowncast(model, to: Model.self), loader) }
+        }
         self.attributeReaders = accessors.map { accessor in
             guard case .attribute(let read) = accessor else { return nil }
             return read
         }
         self.toOneReaders = accessors.map { accessor in
-            guard case .toOne(_, _, let readOne, _, _) = accessor else { return nil }
+            guard case .toOne(_, _, let readOne, _) = accessor else { return nil }
             return readOne
         }
         self.slots = slots
@@ -203,7 +207,7 @@ extension EntityMapping {
     /// The related models as `model` holds them now, without loading a fault.
     func related(_ model: any PersistentModel, _ property: Int) -> [any PersistentModel] {
         switch accessors[property] {
-        case .relationship(let read, _, _, _), .toOne(let read, _, _, _, _): return read(model)
+        case .relationship(let read, _, _), .toOne(let read, _, _, _): return read(model)
         case .attribute: preconditionFailure("property \(property) of \(entityName) is not a relationship")
         }
     }
@@ -212,9 +216,18 @@ extension EntityMapping {
     /// without recording a change.
     func setRelated(_ model: any PersistentModel, _ property: Int, _ models: [any PersistentModel], observed: Bool) {
         switch accessors[property] {
-        case .relationship(_, let write, _, _), .toOne(_, let write, _, _, _): write(model, models, observed)
+        case .relationship(_, let write, _), .toOne(_, let write, _, _): write(model, models, observed)
         case .attribute: preconditionFailure("property \(property) of \(entityName) is not a relationship")
         }
+    }
+
+    /// Sets the related models of `model` to those `loader` makes, without observation or
+    /// recording a change: a fault resolved.
+    func loadRelated(_ model: any PersistentModel, _ property: Int, from loader: some RelatedModelLoader) {
+        guard let load = faultLoaders[property] else {
+            preconditionFailure("property \(property) of \(entityName) is not a relationship")
+        }
+        load(model, loader)
     }
 
     /// The model a to-one relationship at a property index of `model` holds, without an array.
@@ -229,7 +242,7 @@ extension EntityMapping {
     /// without an array.
     func setRelatedOne(_ model: any PersistentModel, _ property: Int, _ related: (any PersistentModel)?, observed: Bool)
     {
-        guard case .toOne(_, _, _, let writeOne, _) = accessors[property] else {
+        guard case .toOne(_, _, _, let writeOne) = accessors[property] else {
             preconditionFailure("property \(property) of \(entityName) is not a to-one relationship")
         }
         writeOne(model, related, observed)
@@ -237,16 +250,8 @@ extension EntityMapping {
 
     /// Whether the relationship at a property index is to-many.
     func isToMany(_ property: Int) -> Bool {
-        guard case .relationship(_, _, let isToMany, _) = accessors[property] else { return false }
+        guard case .relationship(_, _, let isToMany) = accessors[property] else { return false }
         return isToMany
-    }
-
-    /// The model type a relationship at a property index leads to.
-    func targetType(_ property: Int) -> (any PersistentModel.Type)? {
-        switch accessors[property] {
-        case .relationship(_, _, _, let target), .toOne(_, _, _, _, let target): return target
-        case .attribute: return nil
-        }
     }
 }
 

@@ -318,8 +318,9 @@ extension ModelContext {
         _: Target.Type,
         of id: UInt64,
         table: Int,
-        relationship: Int
-    ) -> [any PersistentModel] {
+        relationship: Int,
+        into models: inout [AnyObject]
+    ) {
         let targetMapping = mapping(for: Target.self)
         // Each target with the position of its row in `rows`.
         var found: [(id: UInt64, slot: Int)] = []
@@ -348,14 +349,13 @@ extension ModelContext {
                 return width
             }
         }
-        guard !found.isEmpty else { return [] }
+        guard !found.isEmpty else { return }
         var values: [AttributeValue] = []
         swap(&values, &scratchValues)
         defer { scratchValues = values }
-        var models: [any PersistentModel] = []
-        models.reserveCapacity(found.count)
         // The rows are this call's own copies, emptied afterwards: the models take their values
         // from them rather than copying them again.
+        models.reserveCapacity(found.count)
         rows.withUnsafeMutableBufferPointer { rows in
             for target in found {
                 let made = try? materialize(
@@ -370,7 +370,6 @@ extension ModelContext {
                 if let made { models.append(made) }
             }
         }
-        return models
     }
 
     /// The registered object of a stored model, or one made from its slot of `table`, a copy of

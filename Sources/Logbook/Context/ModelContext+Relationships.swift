@@ -72,10 +72,61 @@ extension ModelContext: ModelObserver {
     func resolveFault(of model: any PersistentModel, relationship index: Int) {
         guard let id = model.storedIdentifier else { return }
         let mapping = mapping(of: model)
-        guard case .relationship(let relationship) = mapping.slots[index], let targetType = mapping.targetType(index)
-        else { return }
-        let targets = materializeRelated(targetType, of: id, table: mapping.table, relationship: relationship)
-        mapping.setRelated(model, index, targets, observed: false)
+        guard case .relationship(let relationship) = mapping.slots[index] else { return }
+        let loader = FaultLoader(context: self, id: id, table: mapping.table, relationship: relationship)
+        mapping.loadRelated(model, index, from: loader)
+    }
+
+    /// Makes the targets of one stored object's relationship for ``EntityMapping/loadRelated(_:_:from:)``.
+    ///
+    /// Three words, so that it fits an existential's inline buffer instead of a box of its own.
+    private struct FaultLoader: RelatedModelLoader {
+        let context: ModelContext
+        let id: UInt64
+        let table: Int32
+        let relationship: Int32
+
+        init(context: ModelContext, id: UInt64, table: Int, relationship: Int) {
+            self.context = context
+            self.id = id
+            self.table = Int32(truncatingIfNeeded: table)
+            self.relationship = Int32(truncatingIfNeeded: relationship)
+        }
+
+        func models<Target: PersistentModel>(_: Target.Type) -> [Target] {
+            var models = targets(Target.self)
+            let typed = Target._$array(models)
+            release(&models)
+            return typed
+        }
+
+        func model<Target: PersistentModel>(_: Target.Type) -> Target? {
+            var models = targets(Target.self)
+            defer { release(&models) }
+            precondition(models.count <= 1, "A to-one relationship holds at most one model")
+            guard let model = models.first else { return nil }
+            return unsafeDowncast(model, to: Target.self)
+        }
+
+        /// The targets, made in the context's reused buffer, which ``release(_:)`` gives back.
+        /// No closure: one generic over its result looked the result's type up on every call.
+        private func targets<Target: PersistentModel>(_: Target.Type) -> [AnyObject] {
+            var models: [AnyObject] = []
+            swap(&models, &context.scratchModels)
+            context.materializeRelated(
+                Target.self,
+                of: id,
+                table: Int(table),
+                relationship: Int(relationship),
+                into: &models
+            )
+            return models
+        }
+
+        private func release(_ models: inout [AnyObject]) {
+            models.removeAll(keepingCapacity: true)
+            swap(&models, &context.scratchModels)
+        }
     }
 
     // MARK: - Inverses

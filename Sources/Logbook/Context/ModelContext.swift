@@ -113,6 +113,9 @@ public final class ModelContext {
     /// The stored values of those targets, copied out of the store under its lock; kept and
     /// taken out like ``scratchValues``.
     @exclusivity(unchecked) var scratchRows: [AttributeValue] = []
+    /// The models made for the last relationship loaded, before they become an array of the
+    /// target type; kept and taken out like ``scratchValues``.
+    @exclusivity(unchecked) var scratchModels: [AnyObject] = []
     /// The store generation the registered objects reflect.
     var seenGeneration: UInt64
     /// The mapping of each model type used so far, by the type's identity: a schema has a

@@ -105,6 +105,7 @@ extension _$PropertyBinding {
                 let value = shape.value(models)
                 model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
             },
+            load: { model, loader in set(model, shape.loaded(loader)) },
             toOne: shape.single.map { single in
                 RelationshipAccess<Model>.ToOne(
                     read: { model in single.model(get(model)) },
@@ -130,6 +131,8 @@ struct RelationshipShape<Value, Target: PersistentModel>: Sendable {
     let isOptional: Bool
     let models: @Sendable (Value) -> [any PersistentModel]
     let value: @Sendable ([any PersistentModel]) -> Value
+    /// The value of the related models a loader makes, typed all the way.
+    let loaded: @Sendable (any RelatedModelLoader) -> Value
     /// For a to-one relationship, its model from its value and its value from its model,
     /// without arrays; `nil` for the to-many shapes.
     var single: Single?
@@ -151,6 +154,7 @@ extension RelationshipShape where Value == Target? {
                 guard let model = models.first else { return nil }
                 return cast(model, to: Target.self)
             },
+            loaded: { $0.model(Target.self) },
             single: Single(
                 model: { $0 },
                 // `guard let`, not `Optional.map`, which looked up metadata in this unspecialised code.
@@ -169,7 +173,8 @@ extension RelationshipShape where Value == [Target] {
             isToMany: true,
             isOptional: false,
             models: { existentials($0) },
-            value: { models in typed(models, as: Target.self) }
+            value: { models in typed(models, as: Target.self) },
+            loaded: { $0.models(Target.self) }
         )
     }
 }
@@ -183,7 +188,8 @@ extension RelationshipShape where Value == [Target]? {
                 guard let value else { return [] }
                 return existentials(value)
             },
-            value: { models in typed(models, as: Target.self) }
+            value: { models in typed(models, as: Target.self) },
+            loaded: { $0.models(Target.self) }
         )
     }
 }

@@ -103,6 +103,15 @@ struct AttributeAccess<Model: PersistentModel>: Sendable {
     let observedWrite: @Sendable (Model, AttributeValue) throws -> Void
 }
 
+/// Makes the models a relationship of one stored object leads to, as the relationship's
+/// target type: what ``RelationshipAccess/load`` asks for when it resolves a fault.
+protocol RelatedModelLoader {
+    /// Every related model, in the relationship's order.
+    func models<Target: PersistentModel>(_: Target.Type) -> [Target]
+    /// The related model of a to-one relationship, if any.
+    func model<Target: PersistentModel>(_: Target.Type) -> Target?
+}
+
 /// How to reach a persisted relationship.
 struct RelationshipAccess<Model: PersistentModel>: Sendable {
     let name: String
@@ -128,6 +137,10 @@ struct RelationshipAccess<Model: PersistentModel>: Sendable {
     /// Writes the backing field inside the observation registrar's `withMutation`, without
     /// change tracking.
     let observedWrite: @Sendable (Model, [any PersistentModel]) -> Void
+    /// Writes the backing field with the related models a loader makes of the target type,
+    /// without observation or change tracking: how a fault is resolved, with no array of
+    /// existentials on the way.
+    let load: @Sendable (Model, any RelatedModelLoader) -> Void
     /// For a to-one relationship, reading and writing its one model without an array.
     let toOne: ToOne?
 

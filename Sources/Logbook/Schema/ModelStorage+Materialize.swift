@@ -139,6 +139,18 @@ extension _$ModelStorage {
         return false
     }
 
+    /// Not API: `models`, which are all of type `Model`, as an array of it; compiled into the
+    /// model's module, where the array's type is known.
+    @inlinable
+    public static func _$array<Model: PersistentModel>(_ models: [AnyObject], of _: Model.Type) -> [Model] {
+        [Model](unsafeUninitializedCapacity: models.count) { typed, count in
+            for model in models {
+                typed.initializeElement(at: count, to: unsafeDowncast(model, to: Model.self))
+                count += 1
+            }
+        }
+    }
+
     // MARK: - Helpers
 
     private static func decodeRaw<Model: PersistentModel, Value: RawRepresentable>(

@@ -47,6 +47,12 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     ///     ``AttributeValue/null`` and start empty.
     /// - Throws: ``SchemaError`` when a value does not fit its property.
     init(_$storage: consuming _$ModelStorage, values: borrowing [AttributeValue]) throws
+
+    /// Not API: an array of this type holding `models`, which are all of this type.
+    ///
+    /// Compiled with the model, where the array's type is known: Logbook's own code, generic
+    /// over the model type, looked that type up at run time on every use.
+    static func _$array(_ models: [AnyObject]) -> [Self]
 }
 
 extension PersistentModel {
