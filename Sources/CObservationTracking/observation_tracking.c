@@ -52,6 +52,21 @@ void *logbook_observation_tls_load(size_t module) {
     return slot != NULL ? *slot : NULL;
 }
 
+// This library's own thread-local variable: in an executable the linker turns its access into
+// a load at a fixed offset from the thread pointer.
+static __thread void *const *bound_slot;
+
+int logbook_observation_scope(void) {
+    void *const *slot = bound_slot;
+    if (slot == NULL) return -1;
+    return *slot != NULL;
+}
+
+void logbook_observation_bind(size_t module) {
+    logbook_tls_index index = {module, 0};
+    bound_slot = __tls_get_addr(&index);
+}
+
 #else
 
 size_t logbook_observation_tls_module(void) { return 0; }
@@ -60,5 +75,9 @@ void *logbook_observation_tls_load(size_t module) {
     (void)module;
     return NULL;
 }
+
+int logbook_observation_scope(void) { return -1; }
+
+void logbook_observation_bind(size_t module) { (void)module; }
 
 #endif

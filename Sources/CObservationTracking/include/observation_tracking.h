@@ -16,4 +16,16 @@ size_t logbook_observation_tls_module(void);
 /// which must be a module `logbook_observation_tls_module` returned.
 void *logbook_observation_tls_load(size_t module);
 
+/// Whether a tracking scope runs on the calling thread, read through the address that
+/// `logbook_observation_bind` kept for the thread: 1 when one does, 0 when none does, -1 when
+/// the thread is not bound yet.
+///
+/// The address of a module's thread-local block does not change while the thread runs, so the
+/// dynamic linker is asked for it once per thread instead of on every read of a model.
+int logbook_observation_scope(void);
+
+/// Keeps, for the calling thread, the address of the pointer `logbook_observation_tls_load`
+/// reads from `module`.
+void logbook_observation_bind(size_t module);
+
 #endif

@@ -27,10 +27,23 @@ enum ObservationScope {
     /// Whether a tracking scope may be running on the calling thread: `false` only when this
     /// process can tell that none is.
     ///
-    /// - Complexity: O(1): a thread-local load through the dynamic linker.
+    /// - Complexity: O(1): a load of this library's own thread-local variable and of the one it
+    ///   points at; the first call on a thread asks the dynamic linker for the address.
     @usableFromInline
     static func isActive() -> Bool {
+        switch logbook_observation_scope() {
+        case 0: return false
+        case 1: return true
+        default: return bindThread()
+        }
+    }
+
+    /// ``isActive()`` on a thread that has not asked before: binds the thread to Observation's
+    /// variable, once the process has checked it, so that later reads skip the dynamic linker.
+    @inline(never)
+    private static func bindThread() -> Bool {
         guard let module = Probe.module else { return true }
+        logbook_observation_bind(module)
         return logbook_observation_tls_load(module) != nil
     }
 

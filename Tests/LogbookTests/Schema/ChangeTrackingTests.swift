@@ -182,6 +182,31 @@ struct ChangeTrackingTests {
         #expect(elsewhere._$observationRegistrar.isCreated == !ObservationScope.canTell)
     }
 
+    @Test func aThreadThatReadOutsideAScopeStillSeesTheScopesItRunsLater() {
+        // The first read on a thread keeps where Observation's variable lives for that thread;
+        // scopes that start later on the same thread must still be seen, and ending them too.
+        nonisolated(unsafe) let before = makeTrip()
+        nonisolated(unsafe) let inside = makeTrip()
+        nonisolated(unsafe) let after = makeTrip()
+        let changed = Flag()
+        let thread = Thread {
+            _ = before.name
+            withObservationTracking {
+                _ = inside.name
+            } onChange: {
+                changed.set()
+            }
+            _ = after.name
+        }
+        thread.start()
+        while !thread.isFinished { usleep(1_000) }
+        #expect(before._$observationRegistrar.isCreated == !ObservationScope.canTell)
+        #expect(inside._$observationRegistrar.isCreated)
+        #expect(after._$observationRegistrar.isCreated == !ObservationScope.canTell)
+        inside.name = "Braga"
+        #expect(changed.isSet)
+    }
+
     @Test func theRegistrarIsReachedInPlaceWithThisToolchain() {
         // Not something a user sees, but the reason reads are cheap: with another layout of
         // `ObservationRegistrar?` the unwrapping path takes over, correct but slower; and
