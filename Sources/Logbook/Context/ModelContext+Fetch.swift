@@ -307,13 +307,18 @@ extension ModelContext {
     }
 
     /// The objects `id` refers to through a relationship of its table, registered or made from
-    /// their rows.
+    /// their rows, appended to `models`.
     ///
     /// The targets and copies of their stored values are read under the store's lock; the
     /// models are made outside it, since a model's initializer may fetch. The values are copied
     /// rather than read later from the table's own array: holding that array would make a save
     /// on another thread meanwhile copy the whole of it. The buffers of targets, rows and values
     /// are the context's, reused from one call to the next.
+    ///
+    /// The rows buffer keeps its length from one call to the next and holds only `null`
+    /// between calls: this call overwrites the rows it needs, and the models take their values
+    /// out (or drop them, for models already registered). Emptying it after each call made the
+    /// runtime destroy every value again, through the generic array code.
     func materializeRelated<Target: PersistentModel>(
         _: Target.Type,
         of id: UInt64,
@@ -322,14 +327,13 @@ extension ModelContext {
         into models: inout [AnyObject]
     ) {
         let targetMapping = mapping(for: Target.self)
-        // Each target with the position of its row in `rows`.
+        // Each target with its slot in the target's table; its row in `rows` is its position.
         var found: [(id: UInt64, slot: Int)] = []
         var rows: [AttributeValue] = []
         swap(&found, &scratchTargets)
         swap(&rows, &scratchRows)
         defer {
             found.removeAll(keepingCapacity: true)
-            rows.removeAll(keepingCapacity: true)
             scratchTargets = found
             scratchRows = rows
         }
@@ -340,10 +344,21 @@ extension ModelContext {
                 state.projection.withTable(table) { source in
                     EntityTable.forEachTarget(in: source, slot, relationship) { target in
                         guard let targetSlot = state.projection.slot(targetMapping.table, target) else { return }
-                        found.append((target, found.count))
-                        // Value by value: appending a slice of the table's array cost twice as much.
-                        let start = targetSlot * width
-                        for position in start..<(start + width) { rows.append(targets.pointee.values[position]) }
+                        found.append((target, targetSlot))
+                    }
+                }
+                let needed = found.count * width
+                if rows.count < needed { rows.append(contentsOf: repeatElement(.null, count: needed - rows.count)) }
+                rows.withUnsafeMutableBufferPointer { rows in
+                    targets.pointee.values.withUnsafeBufferPointer { values in
+                        var next = 0
+                        for target in found {
+                            let start = target.slot * width
+                            for position in start..<(start + width) {
+                                rows[next] = values[position]
+                                next += 1
+                            }
+                        }
                     }
                 }
                 return width
@@ -353,15 +368,13 @@ extension ModelContext {
         var values: [AttributeValue] = []
         swap(&values, &scratchValues)
         defer { scratchValues = values }
-        // The rows are this call's own copies, emptied afterwards: the models take their values
-        // from them rather than copying them again.
         models.reserveCapacity(found.count)
         rows.withUnsafeMutableBufferPointer { rows in
-            for target in found {
+            for (row, target) in found.enumerated() {
                 let made = try? materialize(
                     Target.self,
                     target.id,
-                    slot: target.slot,
+                    slot: row,
                     takingFrom: rows,
                     width: width,
                     mapping: targetMapping,
@@ -393,7 +406,8 @@ extension ModelContext {
     }
 
     /// ``materialize(_:_:slot:of:width:mapping:values:)`` from rows of the caller's own, whose
-    /// values it moves out (leaving `null`) instead of copying.
+    /// values it moves out instead of copying. The row holds only `null` afterwards, whether
+    /// the model was made or already registered.
     private func materialize<T: PersistentModel>(
         _ type: T.Type,
         _ id: UInt64,
@@ -403,15 +417,20 @@ extension ModelContext {
         mapping: EntityMapping,
         values: inout [AttributeValue]
     ) throws -> T {
-        if let registered = registered(id, as: T.self) { return registered }
-        Self.prepare(&values, mapping: mapping)
         let row = slot * width
-        for (property, place) in mapping.slots.enumerated() {
-            switch place {
-            case .attribute(let attribute):
-                values[property] = rows.moveElement(from: row + attribute)
-                rows.initializeElement(at: row + attribute, to: .null)
-            case .relationship: values[property] = .null
+        if let registered = registered(id, as: T.self) {
+            UnsafeMutableBufferPointer(rebasing: rows[row..<(row + width)]).update(repeating: .null)
+            return registered
+        }
+        Self.prepare(&values, mapping: mapping)
+        values.withUnsafeMutableBufferPointer { values in
+            for (property, place) in mapping.slots.enumerated() {
+                switch place {
+                case .attribute(let attribute):
+                    values[property] = rows.moveElement(from: row + attribute)
+                    rows.initializeElement(at: row + attribute, to: .null)
+                case .relationship: values[property] = .null
+                }
             }
         }
         return try make(T.self, id, values: values, mapping: mapping)

@@ -107,11 +107,11 @@ public final class ModelContext {
     /// initializer that fetches again (a `@Transient` default) gets storage of its own.
     @exclusivity(unchecked) var scratchValues: [AttributeValue] = []
     /// The targets, with their slots, of the last relationship loaded
-    /// (``materializeRelated(_:of:table:relationship:)``), kept and taken out like
+    /// (``materializeRelated(_:of:table:relationship:into:)``), kept and taken out like
     /// ``scratchValues``.
     @exclusivity(unchecked) var scratchTargets: [(id: UInt64, slot: Int)] = []
     /// The stored values of those targets, copied out of the store under its lock; kept and
-    /// taken out like ``scratchValues``.
+    /// taken out like ``scratchValues``, and `null` throughout between loads.
     @exclusivity(unchecked) var scratchRows: [AttributeValue] = []
     /// The models made for the last relationship loaded, before they become an array of the
     /// target type; kept and taken out like ``scratchValues``.
