@@ -68,7 +68,7 @@ extension ModelMacro: MemberMacro {
         var body = "    self._$storage = consume storage\n"
         for (index, property) in properties.enumerated() {
             let decode = property.isTransformable ? "_$decodeWithBinding" : "_$decode"
-            let stored = "Logbook._$ModelStorage.\(decode)(values, \(index), \(className).self)"
+            let stored = "Logbook._$ModelStorage.\(decode)(&values, \(index), \(className).self)"
             // A non-optional property never stores nil: a missing value means the attribute
             // was added after the object was saved, and takes the declared default.
             if !property.type.isOptional, let initial = property.declaration.bindings.first?.initializer?.value {
@@ -79,7 +79,7 @@ extension ModelMacro: MemberMacro {
             }
         }
         return """
-            public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
+            public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
             \(raw: body)}
             """
     }

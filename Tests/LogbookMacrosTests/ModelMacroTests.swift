@@ -211,12 +211,12 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
-                        self._name = try Logbook._$ModelStorage._$decode(values, 0, Trip.self)
-                        self._startDate = try Logbook._$ModelStorage._$decode(values, 1, Trip.self)
-                        self._bucketList = try Logbook._$ModelStorage._$decode(values, 2, Trip.self)
-                        self._livingAccommodation = try Logbook._$ModelStorage._$decode(values, 3, Trip.self)
+                        self._name = try Logbook._$ModelStorage._$decode(&values, 0, Trip.self)
+                        self._startDate = try Logbook._$ModelStorage._$decode(&values, 1, Trip.self)
+                        self._bucketList = try Logbook._$ModelStorage._$decode(&values, 2, Trip.self)
+                        self._livingAccommodation = try Logbook._$ModelStorage._$decode(&values, 3, Trip.self)
                     }
 
                     public static func _$array(_ models: [AnyObject]) -> [Trip] {
@@ -270,10 +270,10 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
-                        self._title = try Logbook._$ModelStorage._$decode(values, 0, Item.self)
-                        self._rank = try Logbook._$ModelStorage._$isMissing(values, 1) ? (1) : Logbook._$ModelStorage._$decode(values, 1, Item.self)
+                        self._title = try Logbook._$ModelStorage._$decode(&values, 0, Item.self)
+                        self._rank = try Logbook._$ModelStorage._$isMissing(values, 1) ? (1) : Logbook._$ModelStorage._$decode(&values, 1, Item.self)
                     }
 
                     public static func _$array(_ models: [AnyObject]) -> [Item] {
@@ -316,10 +316,10 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
-                        self._theme = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("light") : Logbook._$ModelStorage._$decode(values, 0, Settings.self)
-                        self._owner = try Logbook._$ModelStorage._$decode(values, 1, Settings.self)
+                        self._theme = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("light") : Logbook._$ModelStorage._$decode(&values, 0, Settings.self)
+                        self._owner = try Logbook._$ModelStorage._$decode(&values, 1, Settings.self)
                     }
 
                     public static func _$array(_ models: [AnyObject]) -> [Settings] {
@@ -362,9 +362,9 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
-                        self._name = try Logbook._$ModelStorage._$decode(values, 0, Tag.self)
+                        self._name = try Logbook._$ModelStorage._$decode(&values, 0, Tag.self)
                     }
 
                     public static func _$array(_ models: [AnyObject]) -> [Tag] {
@@ -404,9 +404,9 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
-                        self._color = try Logbook._$ModelStorage._$decodeWithBinding(values, 0, Swatch.self)
+                        self._color = try Logbook._$ModelStorage._$decodeWithBinding(&values, 0, Swatch.self)
                     }
 
                     public static func _$array(_ models: [AnyObject]) -> [Swatch] {
@@ -471,9 +471,9 @@ struct ModelMacroTests {
                         ]
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
-                        self._name = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("") : Logbook._$ModelStorage._$decode(values, 0, Trip.self)
+                        self._name = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("") : Logbook._$ModelStorage._$decode(&values, 0, Trip.self)
                     }
 
                     public static func _$array(_ models: [AnyObject]) -> [Trip] {
@@ -526,7 +526,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                     }
 
@@ -606,7 +606,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                     }
 
@@ -660,7 +660,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                     }
 
@@ -720,7 +720,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                     }
 
@@ -768,7 +768,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                     }
 
@@ -820,7 +820,7 @@ struct ModelMacroTests {
                         properties: []
                     )
 
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: borrowing [Logbook.AttributeValue]) throws {
+                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                     }
 

@@ -106,7 +106,7 @@ extension ModelContext {
         guard let found else { return (false, nil) }
         guard let (id, isRegistered) = found else { return (true, nil) }
         if isRegistered { return (true, try materialize(T.self, id, mapping: mapping)) }
-        return (true, try make(T.self, id, values: values, mapping: mapping))
+        return (true, try make(T.self, id, values: &values, mapping: mapping))
     }
 
     /// The key path and the constant of `#Predicate { $0.property == constant }` when the
@@ -276,7 +276,7 @@ extension ModelContext {
         defer { scratchValues = values }
         let found = store.read { Self.copyStoredValues(&values, of: id, in: $0.projection, mapping: mapping) }
         guard found else { return nil }
-        return try make(T.self, id, values: values, mapping: mapping)
+        return try make(T.self, id, values: &values, mapping: mapping)
     }
 
     /// Puts the stored attribute values of a live object into `values`, by property index, as
@@ -402,7 +402,7 @@ extension ModelContext {
     ) throws -> T {
         if let registered = registered(id, as: T.self) { return registered }
         Self.fillPropertyValues(&values, slot, of: rows, width: width, mapping: mapping)
-        return try make(T.self, id, values: values, mapping: mapping)
+        return try make(T.self, id, values: &values, mapping: mapping)
     }
 
     /// ``materialize(_:_:slot:of:width:mapping:values:)`` from rows of the caller's own, whose
@@ -433,7 +433,7 @@ extension ModelContext {
                 }
             }
         }
-        return try make(T.self, id, values: values, mapping: mapping)
+        return try make(T.self, id, values: &values, mapping: mapping)
     }
 
     /// The stored attribute values of the object in `slot`, by property index (`null` for
@@ -492,10 +492,9 @@ extension ModelContext {
     private func make<T: PersistentModel>(
         _ type: T.Type,
         _ id: UInt64,
-        values: [AttributeValue],
+        values: inout [AttributeValue],
         mapping: EntityMapping
     ) throws -> T {
-        var values = values
         if fillsMissingValues { fillMissingValues(&values, mapping: mapping) }
         // Set without a set of faults to copy and release, for most models.
         let storage =
@@ -504,7 +503,7 @@ extension ModelContext {
             } else {
                 _$ModelStorage(number: id, link: link, faulted: mapping.faultedRelationships)
             }
-        let model = try T(_$storage: consume storage, values: values)
+        let model = try T(_$storage: consume storage, values: &values)
         registry[id] = model
         return model
     }

@@ -15,12 +15,26 @@ extension _$ModelStorage {
     /// fetched model cost 130–180 instructions (callgrind on `logbook _measure-trips --load`).
     @inlinable @inline(__always)
     public static func _$decode<Model: PersistentModel, Value: AttributeValueConvertible>(
-        _ values: [AttributeValue],
+        _ values: inout [AttributeValue],
         _ index: Int,
         _ model: Model.Type
     ) throws -> Value {
-        if index < values.count, let value = _$sameType(values[index], as: Value.self) { return value }
+        if index < values.count, let value = _$takeSameType(&values[index], as: Value.self) { return value }
         return try converting(values, index, model)
+    }
+
+    /// Not API: ``_$sameType(_:as:)``, moving a string out of `stored` (which holds `null`
+    /// afterwards) instead of copying it: the model keeps the one reference the stored values
+    /// held, where a copy retained the string for the model and released it again when the
+    /// values were reused.
+    @inlinable @inline(__always)
+    static func _$takeSameType<Value>(_ stored: inout AttributeValue, as _: Value.Type) -> Value? {
+        guard Value.self == String.self else { return _$sameType(stored, as: Value.self) }
+        guard case .string = stored else { return nil }
+        var taken = AttributeValue.null
+        swap(&taken, &stored)
+        guard case .string(let text) = consume taken else { return nil }
+        return unsafeBitCast(text, to: Value.self)
     }
 
     /// Not API: `stored` as a `Value` when it holds one without conversion; `nil` otherwise.
@@ -58,7 +72,7 @@ extension _$ModelStorage {
 
     /// Not API: reads a `RawRepresentable` value from its raw value.
     public static func _$decode<Model: PersistentModel, Value: RawRepresentable>(
-        _ values: [AttributeValue],
+        _ values: inout [AttributeValue],
         _ index: Int,
         _ model: Model.Type
     ) throws -> Value where Value.RawValue: AttributeValueConvertible {
@@ -67,7 +81,7 @@ extension _$ModelStorage {
 
     /// Not API: reads a `Codable` `RawRepresentable` value from its raw value.
     public static func _$decode<Model: PersistentModel, Value: RawRepresentable & Codable>(
-        _ values: [AttributeValue],
+        _ values: inout [AttributeValue],
         _ index: Int,
         _ model: Model.Type
     ) throws -> Value where Value.RawValue: AttributeValueConvertible {
@@ -76,17 +90,17 @@ extension _$ModelStorage {
 
     /// Not API: reads any other value with the codec in the model's binding.
     public static func _$decode<Model: PersistentModel, Value>(
-        _ values: [AttributeValue],
+        _ values: inout [AttributeValue],
         _ index: Int,
         _ model: Model.Type
     ) throws -> Value {
-        try _$decodeWithBinding(values, index, model)
+        try _$decodeWithBinding(&values, index, model)
     }
 
     /// Not API: reads a value with the codec in the model's binding; generated code calls it
     /// directly for `.transformable(by:)` attributes.
     public static func _$decodeWithBinding<Model: PersistentModel, Value>(
-        _ values: [AttributeValue],
+        _ values: inout [AttributeValue],
         _ index: Int,
         _ model: Model.Type
     ) throws -> Value {
@@ -105,7 +119,7 @@ extension _$ModelStorage {
 
     /// Not API: a to-one relationship starts empty; the context fills it in.
     public static func _$decode<Model: PersistentModel, Target: PersistentModel>(
-        _ values: [AttributeValue],
+        _ values: inout [AttributeValue],
         _ index: Int,
         _ model: Model.Type
     ) throws -> Target? {
@@ -114,7 +128,7 @@ extension _$ModelStorage {
 
     /// Not API: a to-many relationship starts empty; the context fills it in.
     public static func _$decode<Model: PersistentModel, Target: PersistentModel>(
-        _ values: [AttributeValue],
+        _ values: inout [AttributeValue],
         _ index: Int,
         _ model: Model.Type
     ) throws -> [Target] {
@@ -123,7 +137,7 @@ extension _$ModelStorage {
 
     /// Not API: an optional to-many relationship starts `nil`; the context fills it in.
     public static func _$decode<Model: PersistentModel, Target: PersistentModel>(
-        _ values: [AttributeValue],
+        _ values: inout [AttributeValue],
         _ index: Int,
         _ model: Model.Type
     ) throws -> [Target]? {

@@ -23,6 +23,7 @@
 /// public var _$storage: _$ModelStorage                     // this struct
 /// public static let _$binding: _$ModelBinding<Trip>        // every property's binding, in order
 /// public init(_$storage:values:) throws                    // materialises without the user's init
+/// public static func _$array(_:) -> [Trip]                 // an array of the type, for faults
 /// ```
 ///
 /// Values live in the object's own typed fields, not here: reading a property costs what reading

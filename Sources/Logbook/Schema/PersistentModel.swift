@@ -46,7 +46,7 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     ///   - values: One value per persisted property, in index order; relationships take
     ///     ``AttributeValue/null`` and start empty.
     /// - Throws: ``SchemaError`` when a value does not fit its property.
-    init(_$storage: consuming _$ModelStorage, values: borrowing [AttributeValue]) throws
+    init(_$storage: consuming _$ModelStorage, values: inout [AttributeValue]) throws
 
     /// Not API: an array of this type holding `models`, which are all of this type.
     ///

@@ -184,7 +184,7 @@ struct AttributeValueConversionTests {
         #expect(values[EveryType._$binding.requiredIndex(of: "color")] == .data(Data([1, 2, 3])))
         #expect(values[EveryType._$binding.requiredIndex(of: "optionalColor")] == .null)
 
-        let copy = try EveryType(_$storage: _$ModelStorage(), values: values)
+        let copy = try EveryType(_$storage: _$ModelStorage(), copying: values)
         #expect(copy.flag == model.flag)
         #expect(copy.int == model.int && copy.int8 == model.int8 && copy.int16 == model.int16)
         #expect(copy.int32 == model.int32 && copy.int64 == model.int64)
@@ -208,7 +208,7 @@ struct AttributeValueConversionTests {
         var values = try EveryType.storedValues(of: EveryType())
         values[EveryType._$binding.requiredIndex(of: "color")] = .data(Data([1]))
         let error = try #require(throws: SchemaError.self) {
-            try EveryType(_$storage: _$ModelStorage(), values: values)
+            try EveryType(_$storage: _$ModelStorage(), copying: values)
         }
         #expect(error.code == .transformerFailed)
         #expect(error.property == "color")

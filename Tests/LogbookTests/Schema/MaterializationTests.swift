@@ -23,13 +23,25 @@ struct MaterializationTests {
 
     @Test func createsAModelFromStoredValuesWithoutTheUsersInitializer() throws {
         let identifier = PersistentIdentifier(entityName: "Trip", number: 42)
-        let trip = try Trip(_$storage: _$ModelStorage(number: 42, link: nil), values: tripValues())
+        let trip = try Trip(_$storage: _$ModelStorage(number: 42, link: nil), copying: tripValues())
         #expect(trip.name == "Lisbon")
         #expect(trip.destination == "Portugal")
         #expect(trip.startDate == start)
         #expect(trip.endDate == end)
         #expect(trip.persistentModelID == identifier)
         #expect(!trip.hasChanges)
+    }
+
+    @Test func theInitializerTakesTheStringsOutOfTheValuesItIsGiven() throws {
+        var values = tripValues()
+        let trip = try Trip(_$storage: _$ModelStorage(), values: &values)
+        #expect(trip.name == "Lisbon")
+        #expect(trip.destination == "Portugal")
+        // The model holds the only reference to each string; other values stay where they were.
+        #expect(values[Trip._$binding.requiredIndex(of: "name")] == .null)
+        #expect(values[Trip._$binding.requiredIndex(of: "destination")] == .null)
+        #expect(values[Trip._$binding.requiredIndex(of: "startDate")] == .date(start))
+        #expect(values[Trip._$binding.requiredIndex(of: "endDate")] == .date(end))
     }
 
     @Test func transientPropertiesTakeTheirDeclaredDefaults() throws {
@@ -39,16 +51,16 @@ struct MaterializationTests {
             guard case .attribute(let access) = property.kind else { return .null }
             return try access.read(made)
         }
-        let fetched = try Viewed(_$storage: _$ModelStorage(), values: values)
+        let fetched = try Viewed(_$storage: _$ModelStorage(), copying: values)
         #expect(fetched.title == "Lisbon")
         #expect(fetched.views == 7)
 
-        let trip = try Trip(_$storage: _$ModelStorage(), values: tripValues())
+        let trip = try Trip(_$storage: _$ModelStorage(), copying: tripValues())
         #expect(trip.tripViews == 0)
     }
 
     @Test func relationshipsStartEmpty() throws {
-        let trip = try Trip(_$storage: _$ModelStorage(), values: tripValues())
+        let trip = try Trip(_$storage: _$ModelStorage(), copying: tripValues())
         #expect(trip.bucketList == nil)
         #expect(trip.livingAccommodation == nil)
     }
@@ -63,7 +75,7 @@ struct MaterializationTests {
             access.write(trip, [item])
         }
         let storage = _$ModelStorage(number: 1, link: ContextLink(observer), faulted: PropertySet([bucketList]))
-        let trip = try Trip(_$storage: storage, values: tripValues())
+        let trip = try Trip(_$storage: storage, copying: tripValues())
 
         #expect(trip.bucketList == [item])
         #expect(trip.bucketList == [item])
@@ -76,7 +88,7 @@ struct MaterializationTests {
         var values = tripValues()
         values[Trip._$binding.requiredIndex(of: "startDate")] = .string("yesterday")
         let error = try #require(throws: SchemaError.self) {
-            try Trip(_$storage: _$ModelStorage(), values: values)
+            try Trip(_$storage: _$ModelStorage(), copying: values)
         }
         #expect(error.code == .typeMismatch)
         #expect(error.entity == "Trip")
@@ -98,31 +110,31 @@ struct MaterializationTests {
         set("string", .string("Tram 28"))
         set("date", .date(end))
         set("uuid", .uuid(uuid))
-        let direct = try EveryType(_$storage: _$ModelStorage(), values: values)
+        let direct = try EveryType(_$storage: _$ModelStorage(), copying: values)
         #expect(direct.flag && direct.int == -7 && direct.double == 2.5)
         #expect(direct.string == "Tram 28" && direct.date == end && direct.uuid == uuid)
 
         set("int", .uint(9))
         set("double", .float(1.5))
-        let converted = try EveryType(_$storage: _$ModelStorage(), values: values)
+        let converted = try EveryType(_$storage: _$ModelStorage(), copying: values)
         #expect(converted.int == 9 && converted.double == 1.5)
 
         set("int", .uint(UInt64.max))
         let tooLarge = try #require(throws: SchemaError.self) {
-            try EveryType(_$storage: _$ModelStorage(), values: values)
+            try EveryType(_$storage: _$ModelStorage(), copying: values)
         }
         #expect(tooLarge.code == .valueOutOfRange && tooLarge.property == "int")
         set("int", .int(1))
         set("flag", .int(1))
         let mismatch = try #require(throws: SchemaError.self) {
-            try EveryType(_$storage: _$ModelStorage(), values: values)
+            try EveryType(_$storage: _$ModelStorage(), copying: values)
         }
         #expect(mismatch.code == .typeMismatch && mismatch.property == "flag" && mismatch.entity == "EveryType")
     }
 
     @Test func tooFewValuesThrow() throws {
         let error = try #require(throws: SchemaError.self) {
-            try Trip(_$storage: _$ModelStorage(), values: [.string("Lisbon")])
+            try Trip(_$storage: _$ModelStorage(), copying: [.string("Lisbon")])
         }
         #expect(error.code == .valueCountMismatch)
         #expect(error.entity == "Trip")
@@ -133,7 +145,7 @@ struct MaterializationTests {
         var values = try EveryType.storedValues(of: model)
         values[EveryType._$binding.requiredIndex(of: "palette")] = .string("purple")
         let error = try #require(throws: SchemaError.self) {
-            try EveryType(_$storage: _$ModelStorage(), values: values)
+            try EveryType(_$storage: _$ModelStorage(), copying: values)
         }
         #expect(error.code == .invalidRawValue)
         #expect(error.property == "palette")
