@@ -51,11 +51,13 @@ public struct _$ModelObservationRegistrar: Sendable {
         _ subject: Subject,
         keyPath: KeyPath<Subject, Member>
     ) {
+        // Outside of every tracking scope nobody can observe the read, registrar or not:
+        // Observation's own `access` would record nothing. Asked first, it spares most reads
+        // the rest, the registrar's layout included.
+        guard ObservationScope.isActive() else { return }
         guard let nilBits = InPlace.nilBits else { return accessThroughOptional(subject, keyPath) }
         withUnsafeMutablePointer(to: &registrar) { optional in
             if UnsafeRawPointer(optional).load(as: UInt.self) == nilBits {
-                // Outside of a tracking scope nobody can observe the read.
-                guard ObservationScope.isActive() else { return }
                 // `nil` holds nothing to release: initialize over it.
                 Self.create(at: optional)
             }
@@ -67,16 +69,13 @@ public struct _$ModelObservationRegistrar: Sendable {
 
     /// `access` for a layout of the optional that the in-place path does not know, out of
     /// line: inlined, its temporaries of the resilient registrar's type were set up on every
-    /// read, whichever path the read took.
+    /// read, whichever path the read took. Called only where a tracking scope may run.
     @usableFromInline @inline(never)
     mutating func accessThroughOptional<Subject: Observable, Member>(
         _ subject: Subject,
         _ keyPath: KeyPath<Subject, Member>
     ) {
-        if registrar == nil {
-            guard ObservationScope.isActive() else { return }
-            registrar = ObservationRegistrar()
-        }
+        if registrar == nil { registrar = ObservationRegistrar() }
         registrar?.access(subject, keyPath: keyPath)
     }
 
