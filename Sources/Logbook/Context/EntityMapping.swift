@@ -50,6 +50,8 @@ final class EntityMapping {
     /// For each relationship's property index, how to resolve its fault with typed models;
     /// `nil` for an attribute.
     private let faultLoaders: [((any PersistentModel, any RelatedModelLoader) -> Void)?]
+    /// For each relationship's property index, how to empty it; `nil` for an attribute.
+    private let relationshipClearers: [((any PersistentModel) -> Void)?]
     // The caches below are `@exclusivity(unchecked)`: read on every lookup, each access a single
     // read or write.
 
@@ -149,6 +151,11 @@ final class EntityMapping {
             let load = access.load
             return { model, loader in load(unsafeDowncast(model, to: Model.self), loader) }
         }
+        self.relationshipClearers = binding.properties.map { property in
+            guard case .relationship(let access) = property.kind else { return nil }
+            let clear = access.clear
+            return { model in clear(unsafeDowncast(model, to: Model.self)) }
+        }
         self.attributeReaders = accessors.map { accessor in
             guard case .attribute(let read) = accessor else { return nil }
             return read
@@ -228,6 +235,14 @@ extension EntityMapping {
             preconditionFailure("property \(property) of \(entityName) is not a relationship")
         }
         load(model, loader)
+    }
+
+    /// Empties a relationship of `model`, without observation or recording a change.
+    func clearRelated(_ model: any PersistentModel, _ property: Int) {
+        guard let clear = relationshipClearers[property] else {
+            preconditionFailure("property \(property) of \(entityName) is not a relationship")
+        }
+        clear(model)
     }
 
     /// The model a to-one relationship at a property index of `model` holds, without an array.

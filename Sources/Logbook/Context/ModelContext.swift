@@ -171,7 +171,7 @@ public final class ModelContext {
         let faulted = model.inPlace { $0.faultedProperties }
         let mapping = mapping(of: model)
         for property in mapping.relationshipProperties where !faulted.contains(property) {
-            mapping.setRelated(model, property, [], observed: false)
+            mapping.clearRelated(model, property)
         }
     }
 

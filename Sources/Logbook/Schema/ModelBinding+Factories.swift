@@ -86,6 +86,10 @@ extension _$PropertyBinding {
         _ inverse: (PartialKeyPath<Target> & Sendable)?,
         _ hashModifier: String?
     ) -> _$PropertyBinding {
+        // Made once: converting an empty array for each model looked up the target's array type.
+        // `nonisolated(unsafe)`: `nil` or an empty array, which references no model and never
+        // changes. (A generic wrapper that was `Sendable` cost a metadata lookup per use.)
+        nonisolated(unsafe) let empty = shape.value([])
         let access = RelationshipAccess<Model>(
             name: name,
             originalName: originalName,
@@ -106,6 +110,7 @@ extension _$PropertyBinding {
                 model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
             },
             load: { model, loader in set(model, shape.loaded(loader)) },
+            clear: { model in set(model, empty) },
             toOne: shape.single.map { single in
                 RelationshipAccess<Model>.ToOne(
                     read: { model in single.model(get(model)) },

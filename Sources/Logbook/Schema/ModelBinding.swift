@@ -141,6 +141,9 @@ struct RelationshipAccess<Model: PersistentModel>: Sendable {
     /// without observation or change tracking: how a fault is resolved, with no array of
     /// existentials on the way.
     let load: @Sendable (Model, any RelatedModelLoader) -> Void
+    /// Empties the backing field (`nil` for a to-one, an empty array for a to-many), without
+    /// observation or change tracking: how a context that goes away lets go of related models.
+    let clear: @Sendable (Model) -> Void
     /// For a to-one relationship, reading and writing its one model without an array.
     let toOne: ToOne?
 
