@@ -93,13 +93,15 @@ extension ModelContext {
         // The holder, and its stored values when the context has no model of it yet, under one
         // lock: a lookup of a model not fetched before took the lock twice.
         let found = store.read { state -> (id: UInt64, isRegistered: Bool)?? in
-            guard let holder = state.projection.uniqueHolder(mapping.table, attribute: attribute, value) else {
+            guard let holder = state.projection.uniqueHolderSlot(mapping.table, attribute: attribute, value) else {
                 return nil
             }
-            guard let id = holder else { return .some(nil) }
+            guard let (id, slot) = holder else { return .some(nil) }
             if registry[id] != nil { return (id, true) }
-            guard Self.copyStoredValues(&values, of: id, in: state.projection, mapping: mapping) else {
-                return .some(nil)
+            state.projection.withTable(mapping.table) { table in
+                table.pointee.values.withUnsafeBufferPointer {
+                    Self.fillPropertyValues(&values, slot, of: $0, width: table.pointee.width, mapping: mapping)
+                }
             }
             return (id, false)
         }

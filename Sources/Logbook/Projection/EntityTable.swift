@@ -125,13 +125,23 @@ package struct EntityTable: Sendable {
         _ value: AttributeValue,
         hash: UInt32
     ) -> UInt64? {
+        holderSlot(in: table, position, value, hash: hash)?.id
+    }
+
+    /// ``holder(in:_:_:hash:)`` and the holder's slot.
+    static func holderSlot(
+        in table: UnsafePointer<EntityTable>,
+        _ position: Int,
+        _ value: AttributeValue,
+        hash: UInt32
+    ) -> (id: UInt64, slot: Int)? {
         let attribute = table.pointee.uniqueAttributes[position]
         let width = table.pointee.width
         let probe = table.pointee.uniqueIndexes[position].probe(hash) {
             table.pointee.values[$0 &* width &+ attribute] == value
         }
         guard case .found(let slot, _) = probe else { return nil }
-        return table.pointee.identifiers[slot]
+        return (table.pointee.identifiers[slot], slot)
     }
 
     /// Each unique index as value to identifier: for tests and checks, which compare the

@@ -105,10 +105,17 @@ package struct Projection: Sendable {
     /// The unique index's answer for `value` in an attribute of a table: `nil` when the attribute
     /// has no unique index, `.some(nil)` when no object holds the value.
     package func uniqueHolder(_ table: Int, attribute: Int, _ value: AttributeValue) -> UInt64?? {
+        uniqueHolderSlot(table, attribute: attribute, value).map { $0?.id }
+    }
+
+    /// ``uniqueHolder(_:attribute:_:)`` with the holder's slot in its table, for a caller that
+    /// reads the holder's row next: finding the slot again from the identifier was one more
+    /// lookup, and one more cache miss, per point lookup.
+    package func uniqueHolderSlot(_ table: Int, attribute: Int, _ value: AttributeValue) -> (id: UInt64, slot: Int)?? {
         withTable(table) { table in
             // Stored properties of `pointee`, not methods: a method call on it copies the table.
             guard let position = table.pointee.uniqueAttributes.firstIndex(of: attribute) else { return nil }
-            return .some(EntityTable.holder(in: table, position, value, hash: UniqueIndex.hash(value)))
+            return .some(EntityTable.holderSlot(in: table, position, value, hash: UniqueIndex.hash(value)))
         }
     }
 
