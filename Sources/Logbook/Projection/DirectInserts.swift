@@ -67,6 +67,12 @@ package final class DirectInserts: @unchecked Sendable {
         return taken
     }
 
+    /// Calls `body` with the recorded values, for a caller that moves several out at once
+    /// (``takeValue(at:)`` checked the array's uniqueness for each).
+    func withValuesToTake<Result>(_ body: (UnsafeMutableBufferPointer<AttributeValue>) -> Result) -> Result {
+        values.withUnsafeMutableBufferPointer { body($0) }
+    }
+
     /// Drops the insert being recorded, as if it had never begun.
     func cancel() {
         guard let open else { return }

@@ -86,13 +86,22 @@ extension Projection {
         let head = inserts.heads[index]
         var insert = InsertInProgress()
         begin(&insert, table: head.table, id: head.id)
-        for position in head.attributes {
-            let attribute = inserts.attributeIndexes[position]
-            if takingValues {
-                tables[insert.table].setValue(taking: inserts.takeValue(at: position), insert.slot, attribute)
-                insert.written.insert(attribute)
-            } else {
-                set(&insert, attribute, inserts.values[position])
+        if takingValues {
+            // Each value swapped with the `null` of the fresh slot, through one pointer to each
+            // array: writing them one by one checked both arrays' uniqueness for every value.
+            let base = insert.slot &* tables[insert.table].width
+            inserts.withValuesToTake { taken in
+                tables[insert.table].values.withUnsafeMutableBufferPointer { values in
+                    for position in head.attributes {
+                        let attribute = inserts.attributeIndexes[position]
+                        swap(&values[base &+ attribute], &taken[position])
+                        insert.written.insert(attribute)
+                    }
+                }
+            }
+        } else {
+            for position in head.attributes {
+                set(&insert, inserts.attributeIndexes[position], inserts.values[position])
             }
         }
         for position in head.references {
