@@ -45,16 +45,19 @@ public struct _$ModelObservationRegistrar: Sendable {
     /// Not API: reports a read of a property, creating the registrar on the first one that a
     /// tracking scope can see. Called by generated getters.
     ///
-    /// Inlinable, so that it compiles into each getter for the model's own types.
+    /// Inlinable, so that it compiles into each getter for the model's own types. The key path
+    /// is an autoclosure: the generated getter passes a static property, whose first use
+    /// check (`swift_once`) every read paid before it even asked for a tracking scope.
     @inlinable @inline(__always)
     public mutating func access<Subject: Observable, Member>(
         _ subject: Subject,
-        keyPath: KeyPath<Subject, Member>
+        keyPath: @autoclosure () -> KeyPath<Subject, Member>
     ) {
         // Outside of every tracking scope nobody can observe the read, registrar or not:
         // Observation's own `access` would record nothing. Asked first, it spares most reads
         // the rest, the registrar's layout included.
         guard ObservationScope.isActive() else { return }
+        let keyPath = keyPath()
         guard let nilBits = InPlace.nilBits else { return accessThroughOptional(subject, keyPath) }
         withUnsafeMutablePointer(to: &registrar) { optional in
             if UnsafeRawPointer(optional).load(as: UInt.self) == nilBits {
@@ -86,20 +89,23 @@ public struct _$ModelObservationRegistrar: Sendable {
     /// reaches ``access(_:keyPath:)`` while this call still holds the registrar's address. Both
     /// only read the registrar there: it exists, since the mutation is told only to one that
     /// does, so `access` does not make it again. The property is `@exclusivity(unchecked)`.
+    ///
+    /// The key path is an autoclosure, as in ``access(_:keyPath:)``: a model without a
+    /// registrar never asks for it.
     @inlinable @inline(__always)
     public mutating func withMutation<Subject: Observable, Member, Result>(
         of subject: Subject,
-        keyPath: KeyPath<Subject, Member>,
+        keyPath: @autoclosure () -> KeyPath<Subject, Member>,
         _ mutation: () throws -> Result
     ) rethrows -> Result {
-        guard let nilBits = InPlace.nilBits else { return try mutateThroughOptional(subject, keyPath, mutation) }
+        guard let nilBits = InPlace.nilBits else { return try mutateThroughOptional(subject, keyPath(), mutation) }
         // Mutating, like `access`, so that the registrar is reached where it is: a
         // non-mutating call copied this wrapper and then the optional, each through the value
         // witnesses of the resilient `ObservationRegistrar` (about 230 instructions a set).
         return try withUnsafeMutablePointer(to: &registrar) { optional in
             guard UnsafeRawPointer(optional).load(as: UInt.self) != nilBits else { return try mutation() }
             return try UnsafeMutableRawPointer(optional).assumingMemoryBound(to: ObservationRegistrar.self)
-                .pointee.withMutationInPlace(subject, keyPath, mutation)
+                .pointee.withMutationInPlace(subject, keyPath(), mutation)
         }
     }
 
