@@ -224,9 +224,14 @@ extension ModelContext {
                 matches = ordered
                 sorted = true
             }
+            // Gathered as objects and made an array of `T` once, by `T`'s own code: each append
+            // to an array of a type parameter looked the array's type up again.
+            var made: [AnyObject] = []
+            made.reserveCapacity(matches.count)
             for id in matches {
-                if let model = try materialize(T.self, id, mapping: mapping) { models.append(model) }
+                if let model = try materialize(T.self, id, mapping: mapping) { made.append(model) }
             }
+            models = T._$array(made)
             // Without unsaved changes, the stored values are the objects' values: the match stands.
             guard descriptor.includePendingChanges, hasPendingChanges else { return (models, true, sorted) }
             // Unsaved changes may make other registered objects match; the predicate decides.
@@ -244,7 +249,8 @@ extension ModelContext {
             // A copy of the table (its arrays are shared, not copied) read outside the lock.
             let table = store.read { $0.projection.tables[mapping.table] }
             let objects = table.identifiersInOrder()
-            models.reserveCapacity(objects.count)
+            var made: [AnyObject] = []
+            made.reserveCapacity(objects.count)
             var values: [AttributeValue] = []
             try table.values.withUnsafeBufferPointer { rows in
                 let width = table.width
@@ -258,9 +264,11 @@ extension ModelContext {
                         mapping: mapping,
                         values: &values
                     )
-                    models.append(model)
+                    made.append(model)
                 }
             }
+            // As above: one array of `T`, made by `T`'s own code.
+            models = T._$array(made)
         }
         guard descriptor.includePendingChanges else { return (models, false, false) }
         if !deleted.isEmpty {
