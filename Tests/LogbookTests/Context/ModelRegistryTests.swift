@@ -29,6 +29,25 @@ struct ModelRegistryTests {
         #expect(registry[63] === models[63] && registry[65] === models[65])
     }
 
+    @Test func droppingTheRegistryOrAnEntryReleasesTheModels() {
+        var registry = ModelRegistry()
+        weak var kept: Trip?
+        weak var forgotten: Trip?
+        do {
+            let first = makeTrip("Kept")
+            let second = makeTrip("Forgotten")
+            (kept, forgotten) = (first, second)
+            registry[7] = first
+            registry[8] = second
+        }
+        #expect(kept != nil && forgotten != nil, "the registry holds its models")
+        registry[8] = nil
+        #expect(forgotten == nil, "a model set to nil is released")
+        #expect(kept != nil)
+        registry = ModelRegistry()
+        #expect(kept == nil, "the registry's pages release their models")
+    }
+
     @Test func numbersFarAheadMoveIntoPagesOnceThePagesReachThem() {
         var registry = ModelRegistry()
         let far = makeTrip("Far")
