@@ -98,11 +98,7 @@ extension ModelContext {
             }
             guard let (id, slot) = holder else { return .some(nil) }
             if registry[id] != nil { return (id, true) }
-            state.projection.withTable(mapping.table) { table in
-                table.pointee.values.withUnsafeBufferPointer {
-                    Self.fillPropertyValues(&values, slot, of: $0, width: table.pointee.width, mapping: mapping)
-                }
-            }
+            Self.copyStoredValues(&values, slot: slot, in: state.projection, mapping: mapping)
             return (id, false)
         }
         guard let found else { return (false, nil) }
@@ -301,12 +297,23 @@ extension ModelContext {
         mapping: EntityMapping
     ) -> Bool {
         guard let slot = projection.slot(mapping.table, id) else { return false }
+        copyStoredValues(&values, slot: slot, in: projection, mapping: mapping)
+        return true
+    }
+
+    /// ``copyStoredValues(_:of:in:mapping:)`` for an object whose slot the caller knows.
+    @inline(__always)
+    private static func copyStoredValues(
+        _ values: inout [AttributeValue],
+        slot: Int,
+        in projection: borrowing Projection,
+        mapping: EntityMapping
+    ) {
         projection.withTable(mapping.table) { table in
             table.pointee.values.withUnsafeBufferPointer {
                 fillPropertyValues(&values, slot, of: $0, width: table.pointee.width, mapping: mapping)
             }
         }
-        return true
     }
 
     func materialize(_ type: any PersistentModel.Type, _ id: UInt64) throws -> (any PersistentModel)? {

@@ -8,7 +8,7 @@
 /// insert. One thread fills it; once filled, a save's inserts are only read, by the thread that
 /// applies them and the one that encodes them, and it is `Sendable` for that. A replay hands a
 /// predecoded batch to the one thread that applies it, which moves the values out
-/// (``takeValue(at:)``).
+/// (``withValuesToTake(_:)``).
 package final class DirectInserts: @unchecked Sendable {
     /// One insert: its table, its identifier, and where its attributes and to-one references
     /// are in the flat arrays.
@@ -55,20 +55,14 @@ package final class DirectInserts: @unchecked Sendable {
         references.reserveCapacity(count)
     }
 
-    /// The recorded value at `position`, moved out: `null` is left in its place.
+    /// Calls `body` with the recorded values, for a caller that moves values out of them,
+    /// leaving `null` in their place.
     ///
     /// For a replay, which applies each recorded insert once and then drops them all: the
     /// projection takes each string without retaining it, and dropping the recorded inserts
     /// releases nothing. A save's inserts are read by the appending thread while the saving
-    /// thread applies them, and must not be taken from.
-    func takeValue(at position: Int) -> AttributeValue {
-        var taken = AttributeValue.null
-        swap(&taken, &values[position])
-        return taken
-    }
-
-    /// Calls `body` with the recorded values, for a caller that moves several out at once
-    /// (``takeValue(at:)`` checked the array's uniqueness for each).
+    /// thread applies them, and must not be taken from. One pointer for all the values: taking
+    /// them one by one checked the array's uniqueness for each.
     func withValuesToTake<Result>(_ body: (UnsafeMutableBufferPointer<AttributeValue>) -> Result) -> Result {
         values.withUnsafeMutableBufferPointer { body($0) }
     }

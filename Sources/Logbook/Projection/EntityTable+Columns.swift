@@ -109,15 +109,6 @@ extension EntityTable {
         values[slot &* width &+ attribute] = value
     }
 
-    /// ``setValue(_:_:_:)`` for a value the caller gives up, which is moved in rather than
-    /// copied. A separate function: making the parameter of ``setValue(_:_:_:)`` `consuming`
-    /// changed how the replay of an insert's bytes was inlined, and cost a migration 14% more
-    /// instructions.
-    @inline(__always)
-    mutating func setValue(taking value: consuming AttributeValue, _ slot: Int, _ attribute: Int) {
-        values[slot &* width &+ attribute] = value
-    }
-
     /// Adds `target` to a to-many relationship, unless it is there already.
     mutating func appendTarget(_ target: UInt64, _ slot: Int, _ relationship: Int) {
         guard !toMany[relationship][slot].contains(target) else { return }

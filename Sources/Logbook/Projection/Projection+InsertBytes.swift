@@ -68,7 +68,7 @@ extension Projection {
     /// ``lastSequence``.
     ///
     /// - Parameter takingValues: Whether to move the values out of `inserts` instead of copying
-    ///   them (``DirectInserts/takeValue(at:)``): `true` only where nothing reads `inserts`
+    ///   them (``DirectInserts/withValuesToTake(_:)``): `true` only where nothing reads `inserts`
     ///   again, as in a replay, which applies each insert it decoded once. Copying each string
     ///   into the projection retained it twice and released it twice more when the decoded
     ///   batch was dropped.
