@@ -1,8 +1,8 @@
 /// The objects of one entity, by *slot*, with its unique indexes and the name lookups that
 /// replay needs.
 ///
-/// The attribute values of every object are in one array, an object's values side by side
-/// (row by row), and each relationship is a column of targets indexed by slot; the projection's
+/// The attribute values of every object are in one ``ValueColumn``, an object's values side by
+/// side (row by row), and each relationship is a column of targets indexed by slot; the projection's
 /// ``IdentifierSlots`` finds an object's slot from its identifier (see
 /// ``Projection/slot(_:_:)``). A to-one relationship keeps one identifier per slot (0 for none),
 /// a to-many one an array. One array of values costs a value per attribute and object where a
@@ -17,7 +17,7 @@ package struct EntityTable: Sendable {
     var identifiers: [UInt64] = []
     /// The attribute values, ``width`` per slot: the value of attribute `a` of the object in
     /// slot `s` is at `s * width + a`.
-    var values: [AttributeValue] = []
+    var values = ValueColumn()
     /// The number of attributes, the values each slot takes.
     let width: Int
     /// For each relationship: its target in each slot when the relationship is to-one (0 for

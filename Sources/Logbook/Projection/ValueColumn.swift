@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The attribute values of a table, ``EntityTable/width`` per slot: an array of values whose
+/// memory grows with `realloc`.
+///
+/// A table of half a million objects holds tens of megabytes of values. An `Array` grows by
+/// allocating a block twice as large, moving its elements there and freeing the old block; a
+/// block that large is fresh memory each time, so the values' pages were faulted in about twice
+/// over and copied on the way. `realloc` grows a large block where it is, or moves its pages
+/// without touching them (`mremap` on Linux), so that a replay faults in each page of its values
+/// once.
+///
+/// Copies share their storage until one of them changes, as an `Array`'s do.
+struct ValueColumn: Sendable {
+    private var storage: Storage
+
+    /// An empty column with room for `capacity` values.
+    init(capacity: Int = 0) {
+        storage = Storage(capacity: capacity)
+    }
+
+    /// The number of values.
+    var count: Int { storage.count }
+
+    /// The value at `index`, which must be below ``count``.
+    subscript(index: Int) -> AttributeValue {
+        @inline(__always) get {
+            precondition(index >= 0 && index < storage.count, "value \(index) of a column of \(storage.count)")
+            return storage.base[index]
+        }
+        @inline(__always) set {
+            precondition(index >= 0 && index < storage.count, "value \(index) of a column of \(storage.count)")
+            makeUnique()
+            storage.base[index] = newValue
+        }
+    }
+
+    /// Adds `count` copies of `value` at the end.
+    mutating func append(repeating value: AttributeValue, count added: Int) {
+        precondition(added >= 0, "a column cannot grow by \(added) values")
+        makeUnique()
+        storage.reserve(storage.count + added)
+        (storage.base + storage.count).initialize(repeating: value, count: added)
+        storage.count += added
+    }
+
+    /// Adds `value` at the end.
+    mutating func append(_ value: AttributeValue) {
+        append(repeating: value, count: 1)
+    }
+
+    /// Calls `body` with the values in place.
+    func withUnsafeBufferPointer<Result>(
+        _ body: (UnsafeBufferPointer<AttributeValue>) throws -> Result
+    ) rethrows -> Result {
+        try withExtendedLifetime(storage) {
+            try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
+        }
+    }
+
+    /// Calls `body` with the values in place, to change them. `body` must not change the
+    /// buffer itself, only its elements.
+    mutating func withUnsafeMutableBufferPointer<Result>(
+        _ body: (inout UnsafeMutableBufferPointer<AttributeValue>) throws -> Result
+    ) rethrows -> Result {
+        makeUnique()
+        let base = storage.base
+        let count = storage.count
+        var buffer = UnsafeMutableBufferPointer(start: base, count: count)
+        defer {
+            precondition(buffer.baseAddress == base && buffer.count == count, "a column's buffer was replaced")
+        }
+        return try withExtendedLifetime(storage) { try body(&buffer) }
+    }
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// The values' memory, from `malloc` and grown by `realloc`.
+    ///
+    /// `realloc` moves the bytes of the values it keeps. That is a valid move for
+    /// `AttributeValue`, which the initializer checks: none of its payloads (numbers, strings,
+    /// data, URLs, arrays) depends on its own address, as a weak reference would.
+    ///
+    /// Unchecked `Sendable`: like an `Array`'s buffer, a storage is only changed by the one
+    /// column that holds it (``ValueColumn/makeUnique()`` copies it first otherwise).
+    private final class Storage: @unchecked Sendable {
+        private(set) var base: UnsafeMutablePointer<AttributeValue>
+        var count = 0
+        private var capacity: Int
+
+        init(capacity: Int) {
+            precondition(_isBitwiseTakable(AttributeValue.self), "realloc may only move bitwise-movable values")
+            self.capacity = max(capacity, Self.minimumCapacity)
+            base = Self.allocate(nil, self.capacity)
+        }
+
+        deinit {
+            base.deinitialize(count: count)
+            free(base)
+        }
+
+        /// A storage of its own holding copies of the values.
+        func copy() -> Storage {
+            let copy = Storage(capacity: count)
+            copy.base.initialize(from: base, count: count)
+            copy.count = count
+            return copy
+        }
+
+        /// Makes room for `needed` values in all, at least doubling the capacity when it grows.
+        func reserve(_ needed: Int) {
+            guard needed > capacity else { return }
+            let (doubled, overflow) = capacity.multipliedReportingOverflow(by: 2)
+            let grown = overflow ? needed : max(needed, doubled)
+            base = Self.allocate(base, grown)
+            capacity = grown
+        }
+
+        private static let minimumCapacity = 16
+
+        /// `realloc`s `block` (`nil` for a new one) to hold `capacity` values.
+        private static func allocate(
+            _ block: UnsafeMutablePointer<AttributeValue>?,
+            _ capacity: Int
+        ) -> UnsafeMutablePointer<AttributeValue> {
+            let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<AttributeValue>.stride)
+            precondition(!overflow, "a column of \(capacity) values does not fit in memory")
+            guard let raw = realloc(block.map(UnsafeMutableRawPointer.init), bytes) else {
+                fatalError("out of memory for a column of \(capacity) values (\(bytes) bytes)")
+            }
+            return raw.bindMemory(to: AttributeValue.self, capacity: capacity)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Logbook
+
+/// The column that holds a table's values: growth by `realloc`, copies that share storage until
+/// one changes, and values released when they are overwritten or the column goes away.
+struct ValueColumnTests {
+    @Test func growingKeepsEveryValueInPlace() {
+        var column = ValueColumn()
+        // Long strings live in allocations of their own, which each move must carry along.
+        for index in 0..<20_000 {
+            column.append(
+                index.isMultiple(of: 2) ? .string("value number \(index) of a long column") : .int(Int64(index))
+            )
+        }
+        column.append(repeating: .null, count: 5)
+        #expect(column.count == 20_005)
+        var mismatches = 0
+        column.withUnsafeBufferPointer { values in
+            for index in 0..<20_000 {
+                let expected: AttributeValue =
+                    index.isMultiple(of: 2) ? .string("value number \(index) of a long column") : .int(Int64(index))
+                if values[index] != expected { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect((20_000..<20_005).allSatisfy { column[$0] == .null })
+    }
+
+    @Test func aCopyKeepsItsValuesWhenTheOtherChanges() {
+        var original = ValueColumn()
+        original.append(.string("Lisbon"))
+        original.append(.int(7))
+        var copy = original
+        copy[0] = .string("Porto")
+        copy.append(.bool(true))
+        copy.withUnsafeMutableBufferPointer { $0[1] = .int(8) }
+        #expect(original.count == 2)
+        #expect(original[0] == .string("Lisbon"))
+        #expect(original[1] == .int(7))
+        #expect(copy.count == 3)
+        #expect([copy[0], copy[1], copy[2]] == [.string("Porto"), .int(8), .bool(true)])
+
+        // The other way round: changing the original leaves a copy as it was.
+        let snapshot = original
+        original.append(repeating: .null, count: 100)
+        original[0] = .null
+        #expect(snapshot.count == 2)
+        #expect(snapshot[0] == .string("Lisbon"))
+    }
+
+    @Test func valuesAreReleasedWhenOverwrittenAndWhenTheColumnGoesAway() {
+        let released = Atomic(0)
+        func trackedData() -> AttributeValue {
+            let bytes = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 8)
+            return .data(
+                Data(
+                    bytesNoCopy: bytes,
+                    count: 64,
+                    deallocator: .custom { pointer, _ in
+                        pointer.deallocate()
+                        released.add(1, ordering: .relaxed)
+                    }
+                )
+            )
+        }
+        do {
+            var column = ValueColumn()
+            column.append(trackedData())
+            column.append(trackedData())
+            column.append(repeating: .null, count: 1_000)
+            column[0] = .null
+            #expect(released.load(ordering: .relaxed) == 1, "the overwritten value is released")
+            let copy = column
+            column[1] = .null
+            #expect(released.load(ordering: .relaxed) == 1, "the copy still holds the second value")
+            #expect(copy[1] != .null)
+        }
+        #expect(released.load(ordering: .relaxed) == 2, "dropping the columns releases what they held")
+    }
+}
