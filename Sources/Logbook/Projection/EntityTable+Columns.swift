@@ -82,7 +82,7 @@ extension EntityTable {
     mutating func reserveSlot() -> Int {
         if let free = freeSlots.popLast() { return free }
         identifiers.append(0)
-        values.append(repeating: .null, count: width)
+        values.appendNulls(width)
         for relationship in isToMany.indices {
             if isToMany[relationship] { toMany[relationship].append([]) } else { toOne[relationship].append(0) }
         }

@@ -41,27 +41,35 @@ struct ValueColumn: Sendable {
         }
     }
 
-    /// Adds `count` copies of `value` at the end.
-    mutating func append(repeating value: AttributeValue, count added: Int) {
+    /// Adds `added` `null`s at the end: a new slot's values.
+    @inline(__always)
+    mutating func appendNulls(_ added: Int) {
         precondition(added >= 0, "a column cannot grow by \(added) values")
         makeUnique()
-        storage.reserve(storage.count + added)
-        (storage.base + storage.count).initialize(repeating: value, count: added)
-        storage.count += added
+        let start = storage.count
+        storage.reserve(start &+ added)
+        let base = storage.base
+        // `null` holds nothing to retain: each is a store of its tag, which a generic
+        // `initialize(repeating:count:)` would copy as a value of any case.
+        for index in start..<(start &+ added) { (base + index).initialize(to: .null) }
+        storage.count = start &+ added
     }
 
     /// Adds `value` at the end.
     mutating func append(_ value: AttributeValue) {
-        append(repeating: value, count: 1)
+        makeUnique()
+        let index = storage.count
+        storage.reserve(index &+ 1)
+        (storage.base + index).initialize(to: value)
+        storage.count = index &+ 1
     }
 
     /// Calls `body` with the values in place.
     func withUnsafeBufferPointer<Result>(
         _ body: (UnsafeBufferPointer<AttributeValue>) throws -> Result
     ) rethrows -> Result {
-        try withExtendedLifetime(storage) {
-            try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
-        }
+        // The column is borrowed while `body` runs, and with it the storage.
+        try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 
     /// Calls `body` with the values in place, to change them. `body` must not change the
@@ -76,9 +84,11 @@ struct ValueColumn: Sendable {
         defer {
             precondition(buffer.baseAddress == base && buffer.count == count, "a column's buffer was replaced")
         }
-        return try withExtendedLifetime(storage) { try body(&buffer) }
+        // Exclusive access to the column for as long as `body` runs keeps the storage alive.
+        return try body(&buffer)
     }
 
+    @inline(__always)
     private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
     }
@@ -116,8 +126,12 @@ struct ValueColumn: Sendable {
         }
 
         /// Makes room for `needed` values in all, at least doubling the capacity when it grows.
+        @inline(__always)
         func reserve(_ needed: Int) {
-            guard needed > capacity else { return }
+            if needed > capacity { grow(needed) }
+        }
+
+        private func grow(_ needed: Int) {
             let (doubled, overflow) = capacity.multipliedReportingOverflow(by: 2)
             let grown = overflow ? needed : max(needed, doubled)
             base = Self.allocate(base, grown)

@@ -20,6 +20,11 @@ struct ModelRegistryTests {
         }
         #expect(registry[3] == nil && registry[66] == nil && registry[(1 << 40) + 1] == nil)
         #expect(Set(registry.values.map { ObjectIdentifier($0) }) == Set(models.values.map { ObjectIdentifier($0) }))
+        // `forEachModel` visits the same models, those in pages and those far beyond them, once each.
+        var visited: [ObjectIdentifier] = []
+        registry.forEachModel { visited.append(ObjectIdentifier($0)) }
+        #expect(visited.count == numbers.count)
+        #expect(Set(visited) == Set(models.values.map { ObjectIdentifier($0) }))
 
         registry[64] = nil
         registry[1 << 40] = nil

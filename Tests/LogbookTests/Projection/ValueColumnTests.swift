@@ -15,7 +15,7 @@ struct ValueColumnTests {
                 index.isMultiple(of: 2) ? .string("value number \(index) of a long column") : .int(Int64(index))
             )
         }
-        column.append(repeating: .null, count: 5)
+        column.appendNulls(5)
         #expect(column.count == 20_005)
         var mismatches = 0
         column.withUnsafeBufferPointer { values in
@@ -45,7 +45,7 @@ struct ValueColumnTests {
 
         // The other way round: changing the original leaves a copy as it was.
         let snapshot = original
-        original.append(repeating: .null, count: 100)
+        original.appendNulls(100)
         original[0] = .null
         #expect(snapshot.count == 2)
         #expect(snapshot[0] == .string("Lisbon"))
@@ -70,7 +70,7 @@ struct ValueColumnTests {
             var column = ValueColumn()
             column.append(trackedData())
             column.append(trackedData())
-            column.append(repeating: .null, count: 1_000)
+            column.appendNulls(1_000)
             column[0] = .null
             #expect(released.load(ordering: .relaxed) == 1, "the overwritten value is released")
             let copy = column
