@@ -70,32 +70,27 @@ extension _$PropertyBinding {
         return _$PropertyBinding(name: name, kind: .attribute(access))
     }
 
-    /// The binding of a relationship: its declaration, its target type, and closures that
-    /// convert between the property's shape and arrays of models.
-    static func makeRelationship<Value: SendableMetatype, Target: PersistentModel>(
+    /// The binding of a relationship: its declaration, its target type, and the closures that
+    /// reach its backing field.
+    @usableFromInline
+    static func makeRelationship(
         _ name: String,
-        _ shape: RelationshipShape<Value, Target>,
-        _ keyPath: KeyPath<Model, Value> & Sendable,
-        _ get: @escaping @Sendable (Model) -> Value,
-        _ set: @escaping @Sendable (Model, Value) -> Void,
+        _ accessors: RelationshipAccessors<Model>,
+        _ keyPath: AnyKeyPath & Sendable,
         _ options: [Schema.Relationship.Option],
         _ deleteRule: Schema.Relationship.DeleteRule,
         _ minimumModelCount: Int?,
         _ maximumModelCount: Int?,
         _ originalName: String?,
-        _ inverse: (PartialKeyPath<Target> & Sendable)?,
+        _ inverse: (AnyKeyPath & Sendable)?,
         _ hashModifier: String?
     ) -> _$PropertyBinding {
-        // Made once: converting an empty array for each model looked up the target's array type.
-        // `nonisolated(unsafe)`: `nil` or an empty array, which references no model and never
-        // changes. (A generic wrapper that was `Sendable` cost a metadata lookup per use.)
-        nonisolated(unsafe) let empty = shape.value([])
         let access = RelationshipAccess<Model>(
             name: name,
             originalName: originalName,
-            targetType: Target.self,
-            isToMany: shape.isToMany,
-            isOptional: shape.isOptional,
+            targetType: accessors.targetType,
+            isToMany: accessors.isToMany,
+            isOptional: accessors.isOptional,
             deleteRule: deleteRule,
             minimumModelCount: minimumModelCount == 0 ? nil : minimumModelCount,
             maximumModelCount: maximumModelCount == 0 ? nil : maximumModelCount,
@@ -103,98 +98,142 @@ extension _$PropertyBinding {
             hashModifier: hashModifier,
             inverseKeyPath: inverse,
             keyPath: keyPath,
-            read: { model in shape.models(get(model)) },
-            write: { model, models in set(model, shape.value(models)) },
-            observedWrite: { model, models in
-                let value = shape.value(models)
-                model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
-            },
-            load: { model, loader in set(model, shape.loaded(loader)) },
-            clear: { model in set(model, empty) },
-            toOne: shape.single.map { single in
-                RelationshipAccess<Model>.ToOne(
-                    read: { model in single.model(get(model)) },
-                    write: { model, related, observed in
-                        let value = single.value(related)
-                        if observed {
-                            model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
-                        } else {
-                            set(model, value)
-                        }
-                    }
-                )
+            read: accessors.read,
+            write: accessors.write,
+            observedWrite: accessors.observedWrite,
+            load: accessors.load,
+            clear: accessors.clear,
+            toOne: accessors.readOne.flatMap { read in
+                accessors.writeOne.map { write in RelationshipAccess<Model>.ToOne(read: read, write: write) }
             }
         )
         return _$PropertyBinding(name: name, kind: .relationship(access))
     }
 }
 
-/// The three shapes a relationship property can have, and how each converts to and from an
-/// array of models.
-struct RelationshipShape<Value, Target: PersistentModel>: Sendable {
+/// How the context reads and writes the backing field of a relationship, in each of the three
+/// shapes a relationship property can have.
+///
+/// The closures are made by inlinable code, which the model's own module compiles for the
+/// property's types. Made in Logbook, generic over the property's type, every call passed the
+/// value through the runtime's generic machinery (its type metadata, a buffer for it, its value
+/// witnesses): 170 to 310 instructions to read or set one relationship, which every change of a
+/// relationship and every save does several times per model.
+@usableFromInline
+struct RelationshipAccessors<Model: PersistentModel>: Sendable {
+    let targetType: any PersistentModel.Type
     let isToMany: Bool
     let isOptional: Bool
-    let models: @Sendable (Value) -> [any PersistentModel]
-    let value: @Sendable ([any PersistentModel]) -> Value
-    /// The value of the related models a loader makes, typed all the way.
-    let loaded: @Sendable (any RelatedModelLoader) -> Value
-    /// For a to-one relationship, its model from its value and its value from its model,
-    /// without arrays; `nil` for the to-many shapes.
-    var single: Single?
+    let read: @Sendable (Model) -> [any PersistentModel]
+    let write: @Sendable (Model, [any PersistentModel]) -> Void
+    let observedWrite: @Sendable (Model, [any PersistentModel]) -> Void
+    let load: @Sendable (Model, any RelatedModelLoader) -> Void
+    let clear: @Sendable (Model) -> Void
+    /// For a to-one relationship, its model alone; `nil` for the to-many shapes.
+    let readOne: (@Sendable (Model) -> (any PersistentModel)?)?
+    let writeOne: (@Sendable (Model, (any PersistentModel)?, _ observed: Bool) -> Void)?
 
-    struct Single: Sendable {
-        let model: @Sendable (Value) -> (any PersistentModel)?
-        let value: @Sendable ((any PersistentModel)?) -> Value
+    @usableFromInline
+    init(
+        targetType: any PersistentModel.Type,
+        isToMany: Bool,
+        isOptional: Bool,
+        read: @escaping @Sendable (Model) -> [any PersistentModel],
+        write: @escaping @Sendable (Model, [any PersistentModel]) -> Void,
+        observedWrite: @escaping @Sendable (Model, [any PersistentModel]) -> Void,
+        load: @escaping @Sendable (Model, any RelatedModelLoader) -> Void,
+        clear: @escaping @Sendable (Model) -> Void,
+        readOne: (@Sendable (Model) -> (any PersistentModel)?)? = nil,
+        writeOne: (@Sendable (Model, (any PersistentModel)?, _ observed: Bool) -> Void)? = nil
+    ) {
+        self.targetType = targetType
+        self.isToMany = isToMany
+        self.isOptional = isOptional
+        self.read = read
+        self.write = write
+        self.observedWrite = observedWrite
+        self.load = load
+        self.clear = clear
+        self.readOne = readOne
+        self.writeOne = writeOne
     }
-}
 
-extension RelationshipShape where Value == Target? {
-    static var toOne: RelationshipShape {
-        RelationshipShape(
+    /// An optional model: `var stay: LivingAccommodation?`.
+    @inlinable
+    static func toOne<Target: PersistentModel>(
+        _ keyPath: KeyPath<Model, Target?> & Sendable,
+        _ get: @escaping @Sendable (Model) -> Target?,
+        _ set: @escaping @Sendable (Model, Target?) -> Void
+    ) -> Self {
+        Self(
+            targetType: Target.self,
             isToMany: false,
             isOptional: true,
-            models: { existentials($0) },
-            value: { models in
-                precondition(models.count <= 1, "A to-one relationship holds at most one model")
-                guard let model = models.first else { return nil }
-                return cast(model, to: Target.self)
+            read: { model in existentials(get(model)) },
+            write: { model, models in set(model, single(models, as: Target.self)) },
+            observedWrite: { model, models in
+                let value = single(models, as: Target.self)
+                model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
             },
-            loaded: { $0.model(Target.self) },
-            single: Single(
-                model: { $0 },
-                // `guard let`, not `Optional.map`, which looked up metadata in this unspecialised code.
-                value: { model in
-                    guard let model else { return nil }
-                    return cast(model, to: Target.self)
+            load: { model, loader in set(model, loader.model(Target.self)) },
+            clear: { model in set(model, nil) },
+            readOne: { model in get(model) },
+            writeOne: { model, related, observed in
+                let value = related.map { cast($0, to: Target.self) }
+                if observed {
+                    model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
+                } else {
+                    set(model, value)
                 }
-            )
+            }
         )
     }
-}
 
-extension RelationshipShape where Value == [Target] {
-    static var toMany: RelationshipShape {
-        RelationshipShape(
+    /// An array of models: `var bucketList: [BucketListItem]`.
+    @inlinable
+    static func toMany<Target: PersistentModel>(
+        _ keyPath: KeyPath<Model, [Target]> & Sendable,
+        _ get: @escaping @Sendable (Model) -> [Target],
+        _ set: @escaping @Sendable (Model, [Target]) -> Void
+    ) -> Self {
+        Self(
+            targetType: Target.self,
             isToMany: true,
             isOptional: false,
-            models: { existentials($0) },
-            value: { models in typed(models, as: Target.self) },
-            loaded: { $0.models(Target.self) }
+            read: { model in existentials(get(model)) },
+            write: { model, models in set(model, typed(models, as: Target.self)) },
+            observedWrite: { model, models in
+                let value = typed(models, as: Target.self)
+                model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
+            },
+            load: { model, loader in set(model, loader.models(Target.self)) },
+            clear: { model in set(model, []) }
         )
     }
-}
 
-extension RelationshipShape where Value == [Target]? {
-    static var optionalToMany: RelationshipShape {
-        RelationshipShape(
+    /// An optional array of models: `var bucketList: [BucketListItem]? = []`. Logbook writes an
+    /// empty array, never `nil`.
+    @inlinable
+    static func optionalToMany<Target: PersistentModel>(
+        _ keyPath: KeyPath<Model, [Target]?> & Sendable,
+        _ get: @escaping @Sendable (Model) -> [Target]?,
+        _ set: @escaping @Sendable (Model, [Target]?) -> Void
+    ) -> Self {
+        Self(
+            targetType: Target.self,
             isToMany: true,
             isOptional: true,
-            models: { value in
-                guard let value else { return [] }
+            read: { model in
+                guard let value = get(model) else { return [] }
                 return existentials(value)
             },
-            value: { models in typed(models, as: Target.self) },
-            loaded: { $0.models(Target.self) }
+            write: { model, models in set(model, typed(models, as: Target.self)) },
+            observedWrite: { model, models in
+                let value = typed(models, as: Target.self)
+                model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
+            },
+            load: { model, loader in set(model, loader.models(Target.self)) },
+            clear: { model in set(model, []) }
         )
     }
 }
@@ -202,7 +241,7 @@ extension RelationshipShape where Value == [Target]? {
 /// Related models as existentials, element by element: converting `[Target]` to
 /// `[any PersistentModel]` as a whole is a checked cast of every element in code that is not
 /// specialised.
-@inline(__always)
+@inlinable
 func existentials<Target: PersistentModel>(_ models: [Target]) -> [any PersistentModel] {
     var erased: [any PersistentModel] = []
     erased.reserveCapacity(models.count)
@@ -213,7 +252,7 @@ func existentials<Target: PersistentModel>(_ models: [Target]) -> [any Persisten
 /// A to-one relationship's model, if any, as an array of existentials. `guard let` rather than
 /// `Optional.map`: in code that is not specialised, the generic `map` looked up the metadata of
 /// `Target?` on every call.
-@inline(__always)
+@inlinable
 func existentials<Target: PersistentModel>(_ model: Target?) -> [any PersistentModel] {
     guard let model else { return [] }
     return [model]
@@ -221,12 +260,22 @@ func existentials<Target: PersistentModel>(_ model: Target?) -> [any PersistentM
 
 /// Related models as the target type, element by element: `map` here, in code that is not
 /// specialised, went through the generic collection machinery for every element.
-@inline(__always)
+@inlinable
 func typed<Target: PersistentModel>(_ models: [any PersistentModel], as _: Target.Type) -> [Target] {
     var result: [Target] = []
     result.reserveCapacity(models.count)
     for model in models { result.append(cast(model, to: Target.self)) }
     return result
+}
+
+/// The one model of a to-one relationship, given as an array, as the target type.
+///
+/// - Precondition: At most one model, of the target type.
+@inlinable
+func single<Target: PersistentModel>(_ models: [any PersistentModel], as _: Target.Type) -> Target? {
+    precondition(models.count <= 1, "A to-one relationship holds at most one model")
+    guard let model = models.first else { return nil }
+    return cast(model, to: Target.self)
 }
 
 /// A related model as the target type.
@@ -236,8 +285,8 @@ func typed<Target: PersistentModel>(_ models: [any PersistentModel], as _: Targe
 ///
 /// - Precondition: The model is of the target type; the context only relates models of the
 ///   types the schema says.
-@inline(__always)
-private func cast<Target: PersistentModel>(_ model: any PersistentModel, to _: Target.Type) -> Target {
+@inlinable
+func cast<Target: PersistentModel>(_ model: any PersistentModel, to _: Target.Type) -> Target {
     if type(of: model) == Target.self { return unsafeDowncast(model, to: Target.self) }
     guard let typed = model as? Target else {
         preconditionFailure("A \(type(of: model)) cannot be related where \(Target.self) is expected")

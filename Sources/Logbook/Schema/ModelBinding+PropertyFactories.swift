@@ -98,6 +98,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: a to-one relationship with the default options.
+    @inlinable
     public static func property<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, Target?> & Sendable,
@@ -105,10 +106,11 @@ extension _$PropertyBinding {
         set: @escaping @Sendable (Model, Target?) -> Void,
         hasDefaultValue: Bool
     ) -> _$PropertyBinding {
-        makeRelationship(name, .toOne, keyPath, get, set, [], .nullify, 0, 0, nil, nil, nil)
+        makeRelationship(name, .toOne(keyPath, get, set), keyPath, [], .nullify, 0, 0, nil, nil, nil)
     }
 
     /// Not API: a to-many relationship with the default options.
+    @inlinable
     public static func property<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]> & Sendable,
@@ -116,10 +118,11 @@ extension _$PropertyBinding {
         set: @escaping @Sendable (Model, [Target]) -> Void,
         hasDefaultValue: Bool
     ) -> _$PropertyBinding {
-        makeRelationship(name, .toMany, keyPath, get, set, [], .nullify, 0, 0, nil, nil, nil)
+        makeRelationship(name, .toMany(keyPath, get, set), keyPath, [], .nullify, 0, 0, nil, nil, nil)
     }
 
     /// Not API: an optional to-many relationship with the default options.
+    @inlinable
     public static func property<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]?> & Sendable,
@@ -127,7 +130,7 @@ extension _$PropertyBinding {
         set: @escaping @Sendable (Model, [Target]?) -> Void,
         hasDefaultValue: Bool
     ) -> _$PropertyBinding {
-        makeRelationship(name, .optionalToMany, keyPath, get, set, [], .nullify, 0, 0, nil, nil, nil)
+        makeRelationship(name, .optionalToMany(keyPath, get, set), keyPath, [], .nullify, 0, 0, nil, nil, nil)
     }
 
     /// Not API: a non-optional to-one relationship, which Logbook does not support.

@@ -5,6 +5,7 @@
 
 extension _$PropertyBinding {
     /// Not API: a to-one `@Relationship`.
+    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, Target?> & Sendable,
@@ -21,10 +22,8 @@ extension _$PropertyBinding {
     ) -> _$PropertyBinding {
         makeRelationship(
             name,
-            .toOne,
+            .toOne(keyPath, get, set),
             keyPath,
-            get,
-            set,
             options,
             deleteRule,
             minimumModelCount,
@@ -36,6 +35,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: a to-many `@Relationship`.
+    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]> & Sendable,
@@ -52,10 +52,8 @@ extension _$PropertyBinding {
     ) -> _$PropertyBinding {
         makeRelationship(
             name,
-            .toMany,
+            .toMany(keyPath, get, set),
             keyPath,
-            get,
-            set,
             options,
             deleteRule,
             minimumModelCount,
@@ -67,6 +65,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: an optional to-many `@Relationship`.
+    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]?> & Sendable,
@@ -83,10 +82,8 @@ extension _$PropertyBinding {
     ) -> _$PropertyBinding {
         makeRelationship(
             name,
-            .optionalToMany,
+            .optionalToMany(keyPath, get, set),
             keyPath,
-            get,
-            set,
             options,
             deleteRule,
             minimumModelCount,
@@ -128,6 +125,7 @@ extension _$PropertyBinding {
 
 extension _$PropertyBinding {
     /// Not API: a to-one `@Relationship(.cascade)`.
+    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, Target?> & Sendable,
@@ -144,10 +142,8 @@ extension _$PropertyBinding {
     ) -> _$PropertyBinding {
         makeRelationship(
             name,
-            .toOne,
+            .toOne(keyPath, get, set),
             keyPath,
-            get,
-            set,
             options,
             deleteRule,
             minimumModelCount,
@@ -159,6 +155,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: a to-many `@Relationship(.cascade)`.
+    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]> & Sendable,
@@ -175,10 +172,8 @@ extension _$PropertyBinding {
     ) -> _$PropertyBinding {
         makeRelationship(
             name,
-            .toMany,
+            .toMany(keyPath, get, set),
             keyPath,
-            get,
-            set,
             options,
             deleteRule,
             minimumModelCount,
@@ -190,6 +185,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: an optional to-many `@Relationship(.cascade)`.
+    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]?> & Sendable,
@@ -206,10 +202,8 @@ extension _$PropertyBinding {
     ) -> _$PropertyBinding {
         makeRelationship(
             name,
-            .optionalToMany,
+            .optionalToMany(keyPath, get, set),
             keyPath,
-            get,
-            set,
             options,
             deleteRule,
             minimumModelCount,
