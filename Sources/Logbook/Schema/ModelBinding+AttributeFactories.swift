@@ -5,6 +5,7 @@
 
 extension _$PropertyBinding {
     /// Not API: an `@Attribute` of a scalar type, or an optional or array of one.
+    @inlinable
     public static func attribute<Value: AttributeValueConvertible>(
         _ name: String,
         keyPath: KeyPath<Model, Value> & Sendable,
@@ -15,7 +16,9 @@ extension _$PropertyBinding {
         originalName: String? = nil,
         hashModifier: String? = nil
     ) -> _$PropertyBinding {
-        makeAttribute(name, .convertible, keyPath, get, set, hasDefaultValue, options, originalName, hashModifier)
+        makeConvertibleAttribute(name, keyPath, get, set, hasDefaultValue, options, originalName, hashModifier) {
+            get($0).attributeValue
+        }
     }
 
     /// Not API: an `@Attribute` of a `Codable` `RawRepresentable` type.
@@ -144,6 +147,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: an `@Attribute(.unique)` of a type a unique constraint can hold.
+    @inlinable
     public static func uniqueAttribute<Value: _$UniqueAttributeValue>(
         _ name: String,
         keyPath: KeyPath<Model, Value> & Sendable,
@@ -154,7 +158,9 @@ extension _$PropertyBinding {
         originalName: String? = nil,
         hashModifier: String? = nil
     ) -> _$PropertyBinding {
-        makeAttribute(name, .convertible, keyPath, get, set, hasDefaultValue, options, originalName, hashModifier)
+        makeConvertibleAttribute(name, keyPath, get, set, hasDefaultValue, options, originalName, hashModifier) {
+            get($0).attributeValue
+        }
     }
 
     /// Not API: an `@Attribute(.unique)` of a type a unique constraint cannot hold.

@@ -5,6 +5,7 @@
 
 extension _$PropertyBinding {
     /// Not API: a property of a scalar type, or an optional or array of one.
+    @inlinable
     public static func property<Value: AttributeValueConvertible>(
         _ name: String,
         keyPath: KeyPath<Model, Value> & Sendable,
@@ -12,7 +13,7 @@ extension _$PropertyBinding {
         set: @escaping @Sendable (Model, Value) -> Void,
         hasDefaultValue: Bool
     ) -> _$PropertyBinding {
-        makeAttribute(name, .convertible, keyPath, get, set, hasDefaultValue, [], nil, nil)
+        makeConvertibleAttribute(name, keyPath, get, set, hasDefaultValue, [], nil, nil) { get($0).attributeValue }
     }
 
     /// Not API: a property of a `Codable` `RawRepresentable` type, stored as its raw value.
