@@ -287,6 +287,10 @@ public final class ModelContext {
     }
 
     func mapping(of model: any PersistentModel) -> EntityMapping {
+        // The model's type is known to the context almost always: find it by the type object,
+        // without opening the existential into a generic call.
+        let key = ObjectIdentifier(type(of: model))
+        for known in mappings where known.type == key { return known.mapping }
         func open<T: PersistentModel>(_ model: T) -> EntityMapping { mapping(for: T.self) }
         return open(model)
     }
