@@ -24,7 +24,8 @@ extension ModelContext {
         let deletions = try deletionClosure()
         let inserts = inserted.models
         let changes = dirty.values.filter { deletions[ObjectIdentifier($0)] == nil && $0.hasChanges }
-        try validateCounts(inserts + changes)
+        // Most schemas set no counts: then no model needs looking at.
+        if store.hasCountLimits { try validateCounts(inserts + changes) }
         // Each insert takes its permanent identifier while the batch is built, so that
         // references to it read like references to stored models; a failed commit gives the
         // temporary identifiers back.

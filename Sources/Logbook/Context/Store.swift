@@ -55,6 +55,13 @@ final class Store: Sendable {
     }
 
     let schema: Schema
+    /// Whether a relationship of the schema has a minimum or maximum model count, which a save
+    /// must check.
+    var hasCountLimits: Bool {
+        schema.entities.contains { entity in
+            entity.relationships.contains { $0.minimumModelCount != nil || $0.maximumModelCount != nil }
+        }
+    }
     let fingerprint: String
     let sink: Sink
     let logger: Logger
