@@ -45,8 +45,11 @@ struct InsertedModels {
     }
 
     /// Forgets every model.
+    ///
+    /// The models keep the positions they had: ``contains(_:)`` compares the model found at a
+    /// position with the one asked about, so a stale position answers `false` like any other.
+    /// Resetting each model's position cost 150 instructions per model a save inserted.
     mutating func removeAll() {
-        for case let model? in slots { model.inPlace { $0.insertionIndex = -1 } }
         slots.removeAll(keepingCapacity: true)
         count = 0
     }

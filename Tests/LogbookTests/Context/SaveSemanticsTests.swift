@@ -141,6 +141,42 @@ struct SaveSemanticsTests {
         #expect(try context.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Stable"])
     }
 
+    /// A model forgotten by a rollback or a save keeps its old position among the inserts; the
+    /// models inserted after it take those positions again, and must not be confused with it.
+    @Test(arguments: StoreKind.allCases)
+    func aModelForgottenByARollbackOrASaveIsNotMistakenForALaterInsert(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        do {
+            let context = ModelContext(try store.container())
+            let forgotten = makeTrip("Forgotten")
+            context.insert(forgotten)
+            context.rollback()
+            let later = makeTrip("Later")
+            context.insert(later)
+            // Deleting the forgotten model must not remove the model now in its old position.
+            context.delete(forgotten)
+            #expect(context.insertedModelsArray.map(\.persistentModelID) == [later.persistentModelID])
+            try context.save()
+
+            let saved = makeTrip("Saved first")
+            context.insert(saved)
+            try context.save()
+            let next = makeTrip("Inserted after a save")
+            context.insert(next)
+            // A saved model is not inserted, whatever position it once had.
+            context.insert(saved)
+            #expect(context.insertedModelsArray.count == 1)
+            // The forgotten model can be inserted again, and is saved.
+            context.insert(forgotten)
+            #expect(context.insertedModelsArray.count == 2)
+            try context.save()
+        }
+        let names = try store.reopenedContext().fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(
+            \.name
+        )
+        #expect(names == ["Forgotten", "Inserted after a save", "Later", "Saved first"])
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aTransactionThatThrowsRollsBackAndSavesNothing(kind: StoreKind) throws {
         struct Abort: Error {}
