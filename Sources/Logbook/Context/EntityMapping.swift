@@ -119,42 +119,21 @@ final class EntityMapping {
                 let read = access.read
                 return .attribute(read: { model in try read(unsafeDowncast(model, to: Model.self)) })
             case .relationship(let access):
-                let (read, write, observedWrite) = (access.read, access.write, access.observedWrite)
-                let readAll: (any PersistentModel) -> [any PersistentModel] = { model in
-                    read(unsafeDowncast(model, to: Model.self))
-                }
-                let writeAll: (any PersistentModel, [any PersistentModel], Bool) -> Void = { model, related, observed in
-                    let model = unsafeDowncast(model, to: Model.self)
-                    if observed { observedWrite(model, related) } else { write(model, related) }
-                }
+                // The binding's closures take the model as an existential already.
                 guard let toOne = access.toOne else {
-                    return .relationship(
-                        read: readAll,
-                        write: writeAll,
-                        isToMany: access.isToMany
-                    )
+                    return .relationship(read: access.read, write: access.write, isToMany: access.isToMany)
                 }
-                let (readOne, writeOne) = (toOne.read, toOne.write)
-                return .toOne(
-                    read: readAll,
-                    write: writeAll,
-                    readOne: { model in readOne(unsafeDowncast(model, to: Model.self)) },
-                    writeOne: { model, related, observed in
-                        writeOne(unsafeDowncast(model, to: Model.self), related, observed)
-                    }
-                )
+                return .toOne(read: access.read, write: access.write, readOne: toOne.read, writeOne: toOne.write)
             }
         }
         self.accessors = accessors
         self.faultLoaders = binding.properties.map { property in
             guard case .relationship(let access) = property.kind else { return nil }
-            let load = access.load
-            return { model, loader in load(unsafeDowncast(model, to: Model.self), loader) }
+            return access.load
         }
         self.relationshipClearers = binding.properties.map { property in
             guard case .relationship(let access) = property.kind else { return nil }
-            let clear = access.clear
-            return { model in clear(unsafeDowncast(model, to: Model.self)) }
+            return access.clear
         }
         self.attributeReaders = accessors.map { accessor in
             guard case .attribute(let read) = accessor else { return nil }

@@ -131,7 +131,6 @@ extension _$PropertyBinding {
             keyPath: keyPath,
             read: accessors.read,
             write: accessors.write,
-            observedWrite: accessors.observedWrite,
             load: accessors.load,
             clear: accessors.clear,
             toOne: accessors.readOne.flatMap { read in
@@ -155,38 +154,51 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
     let targetType: any PersistentModel.Type
     let isToMany: Bool
     let isOptional: Bool
-    let read: @Sendable (Model) -> [any PersistentModel]
-    let write: @Sendable (Model, [any PersistentModel]) -> Void
-    let observedWrite: @Sendable (Model, [any PersistentModel]) -> Void
-    let load: @Sendable (Model, any RelatedModelLoader) -> Void
-    let clear: @Sendable (Model) -> Void
+    let read: @Sendable (any PersistentModel) -> [any PersistentModel]
+    let write: @Sendable (any PersistentModel, [any PersistentModel], _ observed: Bool) -> Void
+    let load: @Sendable (any PersistentModel, any RelatedModelLoader) -> Void
+    let clear: @Sendable (any PersistentModel) -> Void
     /// For a to-one relationship, its model alone; `nil` for the to-many shapes.
-    let readOne: (@Sendable (Model) -> (any PersistentModel)?)?
-    let writeOne: (@Sendable (Model, (any PersistentModel)?, _ observed: Bool) -> Void)?
+    let readOne: (@Sendable (any PersistentModel) -> (any PersistentModel)?)?
+    let writeOne: (@Sendable (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void)?
 
     @usableFromInline
     init(
         targetType: any PersistentModel.Type,
         isToMany: Bool,
         isOptional: Bool,
-        read: @escaping @Sendable (Model) -> [any PersistentModel],
-        write: @escaping @Sendable (Model, [any PersistentModel]) -> Void,
-        observedWrite: @escaping @Sendable (Model, [any PersistentModel]) -> Void,
-        load: @escaping @Sendable (Model, any RelatedModelLoader) -> Void,
-        clear: @escaping @Sendable (Model) -> Void,
-        readOne: (@Sendable (Model) -> (any PersistentModel)?)? = nil,
-        writeOne: (@Sendable (Model, (any PersistentModel)?, _ observed: Bool) -> Void)? = nil
+        read: @escaping @Sendable (any PersistentModel) -> [any PersistentModel],
+        write: @escaping @Sendable (any PersistentModel, [any PersistentModel], _ observed: Bool) -> Void,
+        load: @escaping @Sendable (any PersistentModel, any RelatedModelLoader) -> Void,
+        clear: @escaping @Sendable (any PersistentModel) -> Void,
+        readOne: (@Sendable (any PersistentModel) -> (any PersistentModel)?)? = nil,
+        writeOne: (@Sendable (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void)? = nil
     ) {
         self.targetType = targetType
         self.isToMany = isToMany
         self.isOptional = isOptional
         self.read = read
         self.write = write
-        self.observedWrite = observedWrite
         self.load = load
         self.clear = clear
         self.readOne = readOne
         self.writeOne = writeOne
+    }
+
+    /// Sets the backing field, inside the registrar's `withMutation` when `observed`.
+    @inlinable
+    static func write<Value>(
+        _ model: Model,
+        _ value: Value,
+        _ observed: Bool,
+        _ keyPath: KeyPath<Model, Value> & Sendable,
+        _ set: @Sendable (Model, Value) -> Void
+    ) {
+        if observed {
+            model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
+        } else {
+            set(model, value)
+        }
     }
 
     /// An optional model: `var stay: LivingAccommodation?`.
@@ -200,22 +212,16 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
             targetType: Target.self,
             isToMany: false,
             isOptional: true,
-            read: { model in existentials(get(model)) },
-            write: { model, models in set(model, single(models, as: Target.self)) },
-            observedWrite: { model, models in
-                let value = single(models, as: Target.self)
-                model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
+            read: { model in existentials(get(unsafeDowncast(model, to: Model.self))) },
+            write: { model, models, observed in
+                write(unsafeDowncast(model, to: Model.self), single(models, as: Target.self), observed, keyPath, set)
             },
-            load: { model, loader in set(model, loader.model(Target.self)) },
-            clear: { model in set(model, nil) },
-            readOne: { model in get(model) },
+            load: { model, loader in set(unsafeDowncast(model, to: Model.self), loader.model(Target.self)) },
+            clear: { model in set(unsafeDowncast(model, to: Model.self), nil) },
+            readOne: { model in get(unsafeDowncast(model, to: Model.self)) },
             writeOne: { model, related, observed in
                 let value = related.map { cast($0, to: Target.self) }
-                if observed {
-                    model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
-                } else {
-                    set(model, value)
-                }
+                write(unsafeDowncast(model, to: Model.self), value, observed, keyPath, set)
             }
         )
     }
@@ -231,14 +237,12 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
             targetType: Target.self,
             isToMany: true,
             isOptional: false,
-            read: { model in existentials(get(model)) },
-            write: { model, models in set(model, typed(models, as: Target.self)) },
-            observedWrite: { model, models in
-                let value = typed(models, as: Target.self)
-                model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
+            read: { model in existentials(get(unsafeDowncast(model, to: Model.self))) },
+            write: { model, models, observed in
+                write(unsafeDowncast(model, to: Model.self), typed(models, as: Target.self), observed, keyPath, set)
             },
-            load: { model, loader in set(model, loader.models(Target.self)) },
-            clear: { model in set(model, []) }
+            load: { model, loader in set(unsafeDowncast(model, to: Model.self), loader.models(Target.self)) },
+            clear: { model in set(unsafeDowncast(model, to: Model.self), []) }
         )
     }
 
@@ -255,16 +259,14 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
             isToMany: true,
             isOptional: true,
             read: { model in
-                guard let value = get(model) else { return [] }
+                guard let value = get(unsafeDowncast(model, to: Model.self)) else { return [] }
                 return existentials(value)
             },
-            write: { model, models in set(model, typed(models, as: Target.self)) },
-            observedWrite: { model, models in
-                let value = typed(models, as: Target.self)
-                model._$observationRegistrar.withMutation(of: model, keyPath: keyPath) { set(model, value) }
+            write: { model, models, observed in
+                write(unsafeDowncast(model, to: Model.self), typed(models, as: Target.self), observed, keyPath, set)
             },
-            load: { model, loader in set(model, loader.models(Target.self)) },
-            clear: { model in set(model, []) }
+            load: { model, loader in set(unsafeDowncast(model, to: Model.self), loader.models(Target.self)) },
+            clear: { model in set(unsafeDowncast(model, to: Model.self), []) }
         )
     }
 }

@@ -129,32 +129,37 @@ struct RelationshipAccess<Model: PersistentModel>: Sendable {
     let inverseKeyPath: (AnyKeyPath & Sendable)?
     /// The key path of the model's public property.
     let keyPath: AnyKeyPath & Sendable
+
+    // The closures take the model as `any PersistentModel`, which must be a `Model`: the
+    // context holds models that way, and each closure, compiled for the property's types (see
+    // `RelationshipAccessors`), converts it with `unsafeDowncast` itself. A closure taking
+    // `Model`, wrapped by the context in one taking `any PersistentModel`, cost a call and a
+    // conversion of the calling convention on every access.
+
     /// Reads the related models from the backing field, without observation or faults.
-    let read: @Sendable (Model) -> [any PersistentModel]
-    /// Writes the backing field, without observation or change tracking.
+    let read: @Sendable (any PersistentModel) -> [any PersistentModel]
+    /// Writes the backing field, inside the observation registrar's `withMutation` when
+    /// `observed`, without change tracking.
     ///
     /// - Precondition: Every model is of the target type; at most one for a to-one.
-    let write: @Sendable (Model, [any PersistentModel]) -> Void
-    /// Writes the backing field inside the observation registrar's `withMutation`, without
-    /// change tracking.
-    let observedWrite: @Sendable (Model, [any PersistentModel]) -> Void
+    let write: @Sendable (any PersistentModel, [any PersistentModel], _ observed: Bool) -> Void
     /// Writes the backing field with the related models a loader makes of the target type,
     /// without observation or change tracking: how a fault is resolved, with no array of
     /// existentials on the way.
-    let load: @Sendable (Model, any RelatedModelLoader) -> Void
+    let load: @Sendable (any PersistentModel, any RelatedModelLoader) -> Void
     /// Empties the backing field (`nil` for a to-one, an empty array for a to-many), without
     /// observation or change tracking: how a context that goes away lets go of related models.
-    let clear: @Sendable (Model) -> Void
+    let clear: @Sendable (any PersistentModel) -> Void
     /// For a to-one relationship, reading and writing its one model without an array.
     let toOne: ToOne?
 
     /// A to-one relationship's model, read and written alone.
     struct ToOne: Sendable {
         /// Reads the related model from the backing field, without observation or faults.
-        let read: @Sendable (Model) -> (any PersistentModel)?
+        let read: @Sendable (any PersistentModel) -> (any PersistentModel)?
         /// Writes the backing field, inside the registrar's `withMutation` when `observed`,
         /// without change tracking.
-        let write: @Sendable (Model, (any PersistentModel)?, _ observed: Bool) -> Void
+        let write: @Sendable (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void
     }
 
     /// The relationship as declared, with the target's entity name and the explicit inverse's

@@ -72,7 +72,7 @@ struct MaterializationTests {
         observer.resolve = { model, index in
             guard case .relationship(let access) = Trip._$binding.properties[index].kind, let trip = model as? Trip
             else { return }
-            access.write(trip, [item])
+            access.write(trip, [item], false)
         }
         let storage = _$ModelStorage(number: 1, link: ContextLink(observer), faulted: PropertySet([bucketList]))
         let trip = try Trip(_$storage: storage, copying: tripValues())
