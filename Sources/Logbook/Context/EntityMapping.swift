@@ -116,8 +116,7 @@ final class EntityMapping {
         let accessors: [Accessor] = binding.properties.map { property in
             switch property.kind {
             case .attribute(let access):
-                let read = access.read
-                return .attribute(read: { model in try read(unsafeDowncast(model, to: Model.self)) })
+                return .attribute(read: access.read)
             case .relationship(let access):
                 // The binding's closures take the model as an existential already.
                 guard let toOne = access.toOne else {

@@ -17,7 +17,7 @@ extension _$PropertyBinding {
         hashModifier: String? = nil
     ) -> _$PropertyBinding {
         makeConvertibleAttribute(name, keyPath, get, set, hasDefaultValue, options, originalName, hashModifier) {
-            get($0).attributeValue
+            get(unsafeDowncast($0, to: Model.self)).attributeValue
         }
     }
 
@@ -159,7 +159,7 @@ extension _$PropertyBinding {
         hashModifier: String? = nil
     ) -> _$PropertyBinding {
         makeConvertibleAttribute(name, keyPath, get, set, hasDefaultValue, options, originalName, hashModifier) {
-            get($0).attributeValue
+            get(unsafeDowncast($0, to: Model.self)).attributeValue
         }
     }
 

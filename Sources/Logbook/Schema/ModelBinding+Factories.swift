@@ -30,7 +30,7 @@ extension _$PropertyBinding {
         _ options: [Schema.Attribute.Option],
         _ originalName: String?,
         _ hashModifier: String?,
-        read: (@Sendable (Model) throws -> AttributeValue)? = nil
+        read: (@Sendable (any PersistentModel) throws -> AttributeValue)? = nil
     ) -> _$PropertyBinding {
         let attribute = Schema.Attribute(
             name: name,
@@ -46,7 +46,7 @@ extension _$PropertyBinding {
             codec: codec,
             read: read ?? { model in
                 do {
-                    return try codec.encode(get(model))
+                    return try codec.encode(get(unsafeDowncast(model, to: Model.self)))
                 } catch let error as SchemaError {
                     throw error.locating(entity: Model._$binding.entityName, property: name)
                 }
@@ -85,7 +85,7 @@ extension _$PropertyBinding {
         _ options: [Schema.Attribute.Option],
         _ originalName: String?,
         _ hashModifier: String?,
-        read: @escaping @Sendable (Model) -> AttributeValue
+        read: @escaping @Sendable (any PersistentModel) -> AttributeValue
     ) -> _$PropertyBinding {
         makeAttribute(
             name,

@@ -13,7 +13,9 @@ extension _$PropertyBinding {
         set: @escaping @Sendable (Model, Value) -> Void,
         hasDefaultValue: Bool
     ) -> _$PropertyBinding {
-        makeConvertibleAttribute(name, keyPath, get, set, hasDefaultValue, [], nil, nil) { get($0).attributeValue }
+        makeConvertibleAttribute(name, keyPath, get, set, hasDefaultValue, [], nil, nil) {
+            get(unsafeDowncast($0, to: Model.self)).attributeValue
+        }
     }
 
     /// Not API: a property of a `Codable` `RawRepresentable` type, stored as its raw value.

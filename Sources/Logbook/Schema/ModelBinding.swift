@@ -94,8 +94,9 @@ struct AttributeAccess<Model: PersistentModel>: Sendable {
     let keyPath: AnyKeyPath & Sendable
     /// The property's `AttributeCodec`, for `_$ModelStorage._$decodeWithBinding`.
     let codec: any Sendable
-    /// Reads the backing field, without observation or fault handling.
-    let read: @Sendable (Model) throws -> AttributeValue
+    /// Reads the backing field, without observation or fault handling. The model, taken as an
+    /// existential (as the context holds it), must be a `Model`: the closure casts it itself.
+    let read: @Sendable (any PersistentModel) throws -> AttributeValue
     /// Writes the backing field, without observation or change tracking.
     let write: @Sendable (Model, AttributeValue) throws -> Void
     /// Writes the backing field inside the observation registrar's `withMutation`, without
