@@ -47,6 +47,9 @@ final class EntityMapping {
     /// out of an ``Accessor`` copied, and then destroyed, every closure of its case.
     private let attributeReaders: [((any PersistentModel) throws -> AttributeValue)?]
     private let toOneReaders: [((any PersistentModel) -> (any PersistentModel)?)?]
+    /// For each to-one relationship's property index, how to set its model without an array;
+    /// `nil` for other properties.
+    private let toOneWriters: [((any PersistentModel, (any PersistentModel)?, Bool) -> Void)?]
     /// For each relationship's property index, how to resolve its fault with typed models;
     /// `nil` for an attribute.
     private let faultLoaders: [((any PersistentModel, any RelatedModelLoader) -> Void)?]
@@ -142,6 +145,10 @@ final class EntityMapping {
             guard case .toOne(_, _, let readOne, _) = accessor else { return nil }
             return readOne
         }
+        self.toOneWriters = accessors.map { accessor in
+            guard case .toOne(_, _, _, let writeOne) = accessor else { return nil }
+            return writeOne
+        }
         self.slots = slots
         self.relationshipProperties = relationships
         self.attributeProperties = attributes
@@ -235,7 +242,7 @@ extension EntityMapping {
     /// without an array.
     func setRelatedOne(_ model: any PersistentModel, _ property: Int, _ related: (any PersistentModel)?, observed: Bool)
     {
-        guard case .toOne(_, _, _, let writeOne) = accessors[property] else {
+        guard let writeOne = toOneWriters[property] else {
             preconditionFailure("property \(property) of \(entityName) is not a to-one relationship")
         }
         writeOne(model, related, observed)

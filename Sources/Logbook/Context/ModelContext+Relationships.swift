@@ -158,8 +158,17 @@ extension ModelContext: ModelObserver {
 
     /// The model a to-one relationship holds, loading a fault first.
     func currentOne(_ model: any PersistentModel, _ property: Int) -> (any PersistentModel)? {
+        currentOne(model, property, mapping: mapping(of: model))
+    }
+
+    /// ``currentOne(_:_:)`` for a caller that has the model's mapping at hand.
+    private func currentOne(
+        _ model: any PersistentModel,
+        _ property: Int,
+        mapping: EntityMapping
+    ) -> (any PersistentModel)? {
         loadIfFaulted(model, property)
-        return mapping(of: model).relatedOne(model, property)
+        return mapping.relatedOne(model, property)
     }
 
     private func add(
@@ -174,7 +183,7 @@ extension ModelContext: ModelObserver {
             if current.contains(where: { $0 === model }) { return }
             targetMapping.setRelated(target, property, current + [model], observed: true)
         } else {
-            let current = currentOne(target, property)
+            let current = currentOne(target, property, mapping: targetMapping)
             if current === model { return }
             // A to-one side lets go of its previous partner, which loses `target` in turn.
             if let previous = current {
