@@ -43,7 +43,7 @@ import Foundation
 /// ## Memory
 ///
 /// A store keeps every object in memory in compact arrays (its *projection*): on SampleTrips
-/// (`Trip`, `BucketListItem`, `LivingAccommodation`; short strings and dates), about 150 bytes
+/// (`Trip`, `BucketListItem`, `LivingAccommodation`; short strings and dates), about 145 bytes
 /// per object. A model a context makes costs about 155 bytes more. Its observation registrar
 /// costs about 125 bytes more, made on the first read of one of its properties inside
 /// `withObservationTracking` (or `Observations`): models that are only created and saved, or
