@@ -22,6 +22,20 @@ extension ModelContext: ModelObserver {
         for target in added { add(model, to: target, inverse, partnerProperty: index) }
     }
 
+    func model(
+        _ model: any PersistentModel,
+        didSetToOne index: Int,
+        from oldValue: (any PersistentModel)?,
+        to newValue: (any PersistentModel)?
+    ) {
+        // What the general form does with one model at most on each side, without its arrays.
+        if oldValue === newValue { return }
+        if let newValue { insertIfNew(newValue) }
+        guard let inverse = inverseProperty(of: model, index) else { return }
+        if let oldValue { remove(model, from: oldValue, inverse) }
+        if let newValue { add(model, to: newValue, inverse, partnerProperty: index) }
+    }
+
     func model<Target: PersistentModel>(
         _ model: any PersistentModel,
         didSetToMany index: Int,

@@ -302,6 +302,16 @@ protocol ModelObserver: AnyObject {
         to newValue: [Target]
     )
 
+    /// A to-one relationship was set through its property: as
+    /// ``model(_:didSetRelationship:from:to:)``, with the models before and after instead of
+    /// arrays of them.
+    func model(
+        _ model: any PersistentModel,
+        didSetToOne index: Int,
+        from oldValue: (any PersistentModel)?,
+        to newValue: (any PersistentModel)?
+    )
+
     /// A faulted relationship is being read: load it with the binding's raw write.
     ///
     /// The fault is already cleared when this is called, so reading the property again here
@@ -310,6 +320,21 @@ protocol ModelObserver: AnyObject {
 }
 
 extension ModelObserver {
+    /// By default, the form with arrays.
+    func model(
+        _ model: any PersistentModel,
+        didSetToOne index: Int,
+        from oldValue: (any PersistentModel)?,
+        to newValue: (any PersistentModel)?
+    ) {
+        self.model(
+            model,
+            didSetRelationship: index,
+            from: oldValue.map { [$0] } ?? [],
+            to: newValue.map { [$0] } ?? []
+        )
+    }
+
     /// By default, the existential form.
     func model<Target: PersistentModel>(
         _ model: any PersistentModel,
@@ -350,7 +375,13 @@ extension _$ModelStorage {
         to newValue: Target?
     ) {
         recordChange(model, index)
-        relationshipDidChange(model, index, from: existentials(oldValue), to: existentials(newValue))
+        guard let observer = model.inPlace({ $0.observer }) else { return }
+        // Without arrays: `guard let`, not `Optional.map`, which looked up metadata here.
+        var old: (any PersistentModel)?
+        if let oldValue { old = oldValue }
+        var new: (any PersistentModel)?
+        if let newValue { new = newValue }
+        observer.model(model, didSetToOne: index, from: old, to: new)
     }
 
     /// Not API: records that a to-many relationship was set. Called by generated setters.
@@ -381,15 +412,5 @@ extension _$ModelStorage {
     private static func recordChange<Model: PersistentModel>(_ model: Model, _ index: Int) {
         guard model._$storage.markChanged(index), let observer = model.inPlace({ $0.observer }) else { return }
         observer.modelDidBecomeDirty(model)
-    }
-
-    private static func relationshipDidChange<Model: PersistentModel>(
-        _ model: Model,
-        _ index: Int,
-        from oldValue: [any PersistentModel],
-        to newValue: [any PersistentModel]
-    ) {
-        guard let observer = model.inPlace({ $0.observer }) else { return }
-        observer.model(model, didSetRelationship: index, from: oldValue, to: newValue)
     }
 }
