@@ -156,9 +156,7 @@ final class EntityMapping {
         self.faultedBits = faultedRelationships.high.isEmpty ? faultedRelationships.low : nil
         self.entity = entity
         self.links = projection.links[table]
-        self.hasCountLimits = entity.relationships.contains {
-            $0.minimumModelCount != nil || $0.maximumModelCount != nil
-        }
+        self.hasCountLimits = entity.relationships.contains(where: \.hasCountLimit)
         self.inverseProperties = binding.properties.enumerated().map { index, property in
             guard case .relationship(let access) = property.kind, case .relationship(let relationship) = slots[index],
                 let inverseName = entity.relationships[relationship].inverseName

@@ -176,7 +176,7 @@ extension ModelContext {
             for property in mapping.relationshipProperties {
                 guard case .relationship(let index) = mapping.slots[property] else { continue }
                 let relationship = entity.relationships[index]
-                guard relationship.minimumModelCount != nil || relationship.maximumModelCount != nil,
+                guard relationship.hasCountLimit,
                     isNew || model._$storage.changedProperties.contains(property)
                 else { continue }
                 let count = currentRelationship(model, property).count

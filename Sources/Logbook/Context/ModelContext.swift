@@ -272,10 +272,17 @@ public final class ModelContext {
 
     func mapping<T: PersistentModel>(for type: T.Type) -> EntityMapping {
         let key = ObjectIdentifier(type)
-        for known in mappings where known.type == key { return known.mapping }
+        if let known = knownMapping(key) { return known }
         let mapping = store.read { EntityMapping(type, projection: $0.projection) }
         mappings.append((key, mapping))
         return mapping
+    }
+
+    /// The mapping made already for the model type `key` identifies, if any.
+    @inline(__always)
+    private func knownMapping(_ key: ObjectIdentifier) -> EntityMapping? {
+        for known in mappings where known.type == key { return known.mapping }
+        return nil
     }
 
     /// The registered object of a permanent identifier, if it is of the identifier's entity.
@@ -289,8 +296,7 @@ public final class ModelContext {
     func mapping(of model: any PersistentModel) -> EntityMapping {
         // The model's type is known to the context almost always: find it by the type object,
         // without opening the existential into a generic call.
-        let key = ObjectIdentifier(type(of: model))
-        for known in mappings where known.type == key { return known.mapping }
+        if let known = knownMapping(ObjectIdentifier(type(of: model))) { return known }
         func open<T: PersistentModel>(_ model: T) -> EntityMapping { mapping(for: T.self) }
         return open(model)
     }

@@ -58,9 +58,7 @@ final class Store: Sendable {
     /// Whether a relationship of the schema has a minimum or maximum model count, which a save
     /// must check.
     var hasCountLimits: Bool {
-        schema.entities.contains { entity in
-            entity.relationships.contains { $0.minimumModelCount != nil || $0.maximumModelCount != nil }
-        }
+        schema.entities.contains { $0.relationships.contains(where: \.hasCountLimit) }
     }
     let fingerprint: String
     let sink: Sink

@@ -151,6 +151,10 @@ struct ValueColumn: Sendable {
         ) -> UnsafeMutablePointer<AttributeValue> {
             let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<AttributeValue>.stride)
             precondition(!overflow, "a column of \(capacity) values does not fit in memory")
+            // An allocation that fails stops the process, as it does when an `Array` grows: the
+            // Swift runtime's allocator traps there too. A thrown error would have to pass
+            // through every insert of every replay and save, for a failure that Linux, which
+            // overcommits, reports by ending the process rather than by returning `nil`.
             guard let raw = realloc(block.map(UnsafeMutableRawPointer.init), bytes) else {
                 fatalError("out of memory for a column of \(capacity) values (\(bytes) bytes)")
             }

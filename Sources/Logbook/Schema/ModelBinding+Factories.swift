@@ -187,7 +187,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
 
     /// Sets the backing field, inside the registrar's `withMutation` when `observed`.
     @inlinable
-    static func write<Value>(
+    static func setField<Value>(
         _ model: Model,
         _ value: Value,
         _ observed: Bool,
@@ -214,14 +214,14 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
             isOptional: true,
             read: { model in existentials(get(unsafeDowncast(model, to: Model.self))) },
             write: { model, models, observed in
-                write(unsafeDowncast(model, to: Model.self), single(models, as: Target.self), observed, keyPath, set)
+                setField(unsafeDowncast(model, to: Model.self), single(models, as: Target.self), observed, keyPath, set)
             },
             load: { model, loader in set(unsafeDowncast(model, to: Model.self), loader.model(Target.self)) },
             clear: { model in set(unsafeDowncast(model, to: Model.self), nil) },
             readOne: { model in get(unsafeDowncast(model, to: Model.self)) },
             writeOne: { model, related, observed in
                 let value = related.map { cast($0, to: Target.self) }
-                write(unsafeDowncast(model, to: Model.self), value, observed, keyPath, set)
+                setField(unsafeDowncast(model, to: Model.self), value, observed, keyPath, set)
             }
         )
     }
@@ -239,7 +239,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
             isOptional: false,
             read: { model in existentials(get(unsafeDowncast(model, to: Model.self))) },
             write: { model, models, observed in
-                write(unsafeDowncast(model, to: Model.self), typed(models, as: Target.self), observed, keyPath, set)
+                setField(unsafeDowncast(model, to: Model.self), typed(models, as: Target.self), observed, keyPath, set)
             },
             load: { model, loader in set(unsafeDowncast(model, to: Model.self), loader.models(Target.self)) },
             clear: { model in set(unsafeDowncast(model, to: Model.self), []) }
@@ -263,7 +263,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
                 return existentials(value)
             },
             write: { model, models, observed in
-                write(unsafeDowncast(model, to: Model.self), typed(models, as: Target.self), observed, keyPath, set)
+                setField(unsafeDowncast(model, to: Model.self), typed(models, as: Target.self), observed, keyPath, set)
             },
             load: { model, loader in set(unsafeDowncast(model, to: Model.self), loader.models(Target.self)) },
             clear: { model in set(unsafeDowncast(model, to: Model.self), []) }

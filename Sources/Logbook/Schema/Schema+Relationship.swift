@@ -168,3 +168,8 @@ extension Schema.Relationship {
         }
     }
 }
+
+extension Schema.Relationship {
+    /// Whether the relationship sets a minimum or maximum model count, which a save checks.
+    var hasCountLimit: Bool { minimumModelCount != nil || maximumModelCount != nil }
+}
