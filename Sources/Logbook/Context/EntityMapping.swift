@@ -16,6 +16,12 @@ final class EntityMapping {
     let slots: [Slot]
     /// The property indexes of the relationships.
     let relationshipProperties: [Int]
+    /// The relationships a context that goes away empties, so that models that refer to each
+    /// other do not keep each other alive: all but those with an inverse whose destination
+    /// ranks lower in ``Projection/releaseRanks``. What is left points from a table to a
+    /// lower-ranked one only, so that no model is left in a cycle, and a model that an
+    /// application still holds keeps those relationships (an item its trip).
+    let relationshipsReleasedLast: [Int]
     /// The property indexes of the attributes, in declaration order.
     let attributeProperties: [Int]
     /// The same, as the set a model made from the store starts with: every relationship a fault.
@@ -151,11 +157,18 @@ final class EntityMapping {
         }
         self.slots = slots
         self.relationshipProperties = relationships
+        let links = projection.links[table]
+        let ranks = projection.releaseRanks
+        self.relationshipsReleasedLast = relationships.filter { property in
+            guard case .relationship(let relationship) = slots[property] else { return true }
+            let link = links[relationship]
+            return link.inverse == nil || link.destination < 0 || ranks[link.destination] >= ranks[table]
+        }
         self.attributeProperties = attributes
         self.faultedRelationships = PropertySet(relationships)
         self.faultedBits = faultedRelationships.high.isEmpty ? faultedRelationships.low : nil
         self.entity = entity
-        self.links = projection.links[table]
+        self.links = links
         self.hasCountLimits = entity.relationships.contains(where: \.hasCountLimit)
         self.inverseProperties = binding.properties.enumerated().map { index, property in
             guard case .relationship(let access) = property.kind, case .relationship(let relationship) = slots[index],

@@ -1,0 +1,115 @@
+import Foundation
+import SampleTrips
+import Testing
+
+@testable import Logbook
+
+/// What a context that goes away leaves behind: models freed whatever shapes their
+/// relationships take, and models the app still holds.
+struct ContextReleaseTests {
+    /// Model counts on either side of ``ModelContext/modelsFreedElsewhere``: a small context
+    /// frees its models where it goes away, a large one on another thread.
+    static let sizes = [3, ModelContext.modelsFreedElsewhere]
+
+    /// Waits until every weakly held model is freed, for at most ten seconds.
+    private func waitUntilFreed(_ remaining: () -> Int) -> Int {
+        let deadline = Date.now.addingTimeInterval(10)
+        while remaining() > 0, Date.now < deadline { usleep(1_000) }
+        return remaining()
+    }
+
+    @Test(arguments: sizes)
+    func aTreeOfModelsThatReferToTheirOwnEntityIsFreed(nodes: Int) throws {
+        let store = TestStore(.memory)
+        let container = try ModelContainer(for: Node.self, configurations: store.configuration)
+        let held = WeakModels<Node>()
+        try {
+            let context = ModelContext(container)
+            let root = Node()
+            root.name = "root"
+            context.insert(root)
+            var parents = [root]
+            for number in 0..<nodes {
+                let node = Node()
+                node.name = "node \(number)"
+                parents[number / 2].children.append(node)
+                parents.append(node)
+            }
+            try context.save()
+            #expect(parents.last?.parent?.children.contains { $0 === parents.last } == true)
+            held.keep(parents)
+        }()
+        #expect(waitUntilFreed { held.alive } == 0, "every node is freed")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Node>()) == nodes + 1)
+    }
+
+    @Test(arguments: sizes)
+    func modelsLinkedManyToManyAreFreed(books: Int) throws {
+        let store = TestStore(.memory)
+        let container = try ModelContainer(for: Shelf.self, configurations: store.configuration)
+        let held = WeakModels<Book>()
+        let readers = WeakModels<Reader>()
+        try {
+            let context = ModelContext(container)
+            let shelf = Shelf(label: "Fiction")
+            context.insert(shelf)
+            let pair = [Reader(name: "Ada"), Reader(name: "Grace")]
+            for number in 0..<books {
+                let book = Book(title: "Book \(number)")
+                shelf.books.append(book)
+                book.readers = pair
+            }
+            try context.save()
+            #expect(pair[0].books.count == books, "each reader lists every book")
+            held.keep(shelf.books)
+            readers.keep(pair)
+        }()
+        #expect(waitUntilFreed { held.alive + readers.alive } == 0, "every book and reader is freed")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Book>()) == books)
+    }
+
+    @Test(arguments: sizes)
+    func aModelTheAppHoldsKeepsTheModelsItRefersToOneToOne(trips: Int) throws {
+        let store = TestStore(.memory)
+        let container = try store.container()
+        let freed = WeakModels<Trip>()
+        let (item, accommodation): (BucketListItem, LivingAccommodation) = try {
+            let context = ModelContext(container)
+            var made: [Trip] = []
+            for number in 0..<trips {
+                let trip = makeTrip("Trip \(number)")
+                context.insert(trip)
+                trip.bucketList?.append(makeItem("Tram \(number)"))
+                trip.livingAccommodation = LivingAccommodation(address: "Rua \(number)", placeName: "Casa \(number)")
+                made.append(trip)
+            }
+            try context.save()
+            freed.keep(made.dropFirst())
+            let first = try #require(made.first)
+            return (try #require(first.bucketList?.first), try #require(first.livingAccommodation))
+        }()
+        #expect(waitUntilFreed { freed.alive } == 0, "the trips nothing refers to are freed")
+        #expect(item.trip?.name == "Trip 0", "an item the app holds keeps its trip")
+        #expect(accommodation.trip?.name == "Trip 0", "and so does an accommodation")
+        #expect(item.trip?.bucketList?.isEmpty ?? true, "the trip lets go of its items")
+        #expect(item.trip?.livingAccommodation == nil, "and of its accommodation")
+    }
+}
+
+/// Weak references to models, for checking that they are freed.
+private final class WeakModels<Model: AnyObject> {
+    private struct Reference {
+        weak var model: Model?
+    }
+
+    private var references: [Reference] = []
+
+    func keep(_ models: some Sequence<Model>) {
+        references += models.map { Reference(model: $0) }
+    }
+
+    /// The number still alive.
+    var alive: Int {
+        references.count { $0.model != nil }
+    }
+}
