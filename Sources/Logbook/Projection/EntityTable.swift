@@ -137,11 +137,15 @@ package struct EntityTable: Sendable {
     ) -> (id: UInt64, slot: Int)? {
         let attribute = table.pointee.uniqueAttributes[position]
         let width = table.pointee.width
-        let probe = table.pointee.uniqueIndexes[position].probe(hash) {
-            table.pointee.values[$0 &* width &+ attribute] == value
+        var id: UInt64 = 0
+        let probe = table.pointee.uniqueIndexes[position].probe(hash) { slot in
+            // The identifier is read before the values are compared, so that the two reads,
+            // usually cache misses both, overlap rather than follow each other.
+            id = table.pointee.identifiers[slot]
+            return table.pointee.values[slot &* width &+ attribute] == value
         }
         guard case .found(let slot, _) = probe else { return nil }
-        return (table.pointee.identifiers[slot], slot)
+        return (id, slot)
     }
 
     /// Each unique index as value to identifier: for tests and checks, which compare the
