@@ -3,7 +3,8 @@
 /// The store hands identifier numbers out from one counter for every entity, so the numbers a
 /// context meets are dense and mostly ascending (a fetch goes through a table in identifier
 /// order; a save registers the numbers it just allocated). Pages of consecutive numbers find an
-/// object with two array reads, where a hash table hashed every key and scattered neighbours.
+/// object with two reads, the page's address and the entry, where a hash table hashed every key
+/// and scattered neighbours.
 /// A page exists only once one of its numbers is registered, so a context that touches a few
 /// objects of a large store stays small: a page of 64 numbers takes 1 KiB, so even a context
 /// whose objects are all far apart pays less per object than the object itself costs. The page
@@ -14,8 +15,45 @@ struct ModelRegistry {
     private static let pageShift = 6
     private static let pageSize = 1 << pageShift
 
-    /// The pages, by number >> pageShift; an empty array is a page not allocated yet.
-    private var pages: [[(any PersistentModel)?]] = []
+    typealias Entry = (any PersistentModel)?
+
+    /// The pages, as buffers of `pageSize` entries that one object owns: a lookup reads the
+    /// page's address and then its entry. A page that was an array had its count read first,
+    /// from another cache line: two cache misses, where a lookup in a large context usually
+    /// has the page's address at hand.
+    private final class Pages {
+        /// By number >> pageShift; `nil` for a page not allocated yet. Unchecked: every access
+        /// is a single read or write that calls out to nothing.
+        @exclusivity(unchecked) var pages: [UnsafeMutablePointer<Entry>?] = []
+
+        init() {}
+
+        /// A copy whose pages hold the same models.
+        init(copying other: Pages) {
+            pages = other.pages.map { page in
+                guard let page else { return nil }
+                let copy = Pages.allocatePage()
+                copy.update(from: page, count: ModelRegistry.pageSize)
+                return copy
+            }
+        }
+
+        /// A page of `nil` entries.
+        static func allocatePage() -> UnsafeMutablePointer<Entry> {
+            let page = UnsafeMutablePointer<Entry>.allocate(capacity: ModelRegistry.pageSize)
+            page.initialize(repeating: nil, count: ModelRegistry.pageSize)
+            return page
+        }
+
+        deinit {
+            for case let page? in pages {
+                page.deinitialize(count: ModelRegistry.pageSize)
+                page.deallocate()
+            }
+        }
+    }
+
+    private var storage = Pages()
     private var sparse: [UInt64: any PersistentModel] = [:]
     /// The number of registered objects.
     private(set) var count = 0
@@ -24,19 +62,20 @@ struct ModelRegistry {
     subscript(number: UInt64) -> (any PersistentModel)? {
         @inline(__always) get {
             let page = number >> Self.pageShift
-            if page < UInt64(pages.count) {
-                guard !pages[Int(page)].isEmpty else { return nil }
-                return pages[Int(page)][Int(number & UInt64(Self.pageSize - 1))]
+            if page < UInt64(storage.pages.count) {
+                guard let entries = storage.pages[Int(page)] else { return nil }
+                return entries[Int(number & UInt64(Self.pageSize - 1))]
             }
             return sparse.isEmpty ? nil : sparse[number]
         }
         set {
+            if !isKnownUniquelyReferenced(&storage) { storage = Pages(copying: storage) }
             let page = number >> Self.pageShift
-            if page >= UInt64(pages.count), page < UInt64(pages.count * 2 + 4096) {
+            if page >= UInt64(storage.pages.count), page < UInt64(storage.pages.count * 2 + 4096) {
                 guard newValue != nil else { return removeSparse(number) }
                 grow(toCover: Int(page))
             }
-            guard page < UInt64(pages.count) else {
+            guard page < UInt64(storage.pages.count) else {
                 if let newValue {
                     if sparse.updateValue(newValue, forKey: number) == nil { count += 1 }
                 } else {
@@ -44,13 +83,17 @@ struct ModelRegistry {
                 }
                 return
             }
-            let offset = Int(number & UInt64(Self.pageSize - 1))
-            if pages[Int(page)].isEmpty {
+            let entries: UnsafeMutablePointer<Entry>
+            if let existing = storage.pages[Int(page)] {
+                entries = existing
+            } else {
                 guard newValue != nil else { return }
-                pages[Int(page)] = Array(repeating: nil, count: Self.pageSize)
+                entries = Pages.allocatePage()
+                storage.pages[Int(page)] = entries
             }
-            let wasNil = pages[Int(page)][offset] == nil
-            pages[Int(page)][offset] = newValue
+            let entry = entries + Int(number & UInt64(Self.pageSize - 1))
+            let wasNil = entry.pointee == nil
+            entry.pointee = newValue
             if wasNil, newValue != nil { count += 1 } else if !wasNil, newValue == nil { count -= 1 }
         }
     }
@@ -59,7 +102,11 @@ struct ModelRegistry {
     /// them in an array first (which, for a context of 700,000 models, allocated and filled
     /// 27 MB). `body` must not change the registry.
     func forEachModel(_ body: (any PersistentModel) -> Void) {
-        for page in pages { for case let model? in page { body(model) } }
+        for case let entries? in storage.pages {
+            for offset in 0..<Self.pageSize {
+                if let model = entries[offset] { body(model) }
+            }
+        }
         for model in sparse.values { body(model) }
     }
 
@@ -67,8 +114,7 @@ struct ModelRegistry {
     var values: [any PersistentModel] {
         var all: [any PersistentModel] = []
         all.reserveCapacity(count)
-        for page in pages { for case let model? in page { all.append(model) } }
-        all.append(contentsOf: sparse.values)
+        forEachModel { all.append($0) }
         return all
     }
 
@@ -77,12 +123,12 @@ struct ModelRegistry {
     }
 
     private mutating func grow(toCover page: Int) {
-        let wanted = max(page + 1, pages.count * 2, 64)
-        pages.reserveCapacity(wanted)
-        while pages.count < wanted { pages.append([]) }
+        let wanted = max(page + 1, storage.pages.count * 2, 64)
+        storage.pages.reserveCapacity(wanted)
+        while storage.pages.count < wanted { storage.pages.append(nil) }
         // Numbers the pages now cover leave the dictionary.
         guard !sparse.isEmpty else { return }
-        let limit = UInt64(pages.count) << Self.pageShift
+        let limit = UInt64(storage.pages.count) << Self.pageShift
         for (number, model) in sparse where number < limit {
             sparse[number] = nil
             count -= 1

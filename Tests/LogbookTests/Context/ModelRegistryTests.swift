@@ -69,4 +69,29 @@ struct ModelRegistryTests {
         #expect(registry.count == near.count + 1)
         #expect(registry[1 + 997 * 500] === near[500])
     }
+
+    @Test func aCopyOfTheRegistryChangesIndependentlyAndBothReleaseTheirModels() {
+        var original = ModelRegistry()
+        weak var shared: Trip?
+        weak var replaced: Trip?
+        let added = makeTrip("Added")
+        do {
+            let first = makeTrip("Shared")
+            let second = makeTrip("Replaced")
+            (shared, replaced) = (first, second)
+            original[3] = first
+            original[70] = second
+        }
+        var copy = original
+        copy[70] = nil
+        copy[4] = added
+        #expect(original[70] === replaced && original[4] == nil, "the original keeps its entries")
+        #expect(copy[70] == nil && copy[4] === added && copy[3] === shared, "the copy has its own")
+        #expect((original.count, copy.count) == (2, 2))
+        original = ModelRegistry()
+        #expect(replaced == nil, "a model only the original held goes with it")
+        #expect(shared != nil, "a model the copy holds stays")
+        copy = ModelRegistry()
+        #expect(shared == nil)
+    }
 }
