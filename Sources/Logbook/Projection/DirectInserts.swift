@@ -67,6 +67,11 @@ package final class DirectInserts: @unchecked Sendable {
         values.withUnsafeMutableBufferPointer { body($0) }
     }
 
+    /// Calls `body` with the recorded values, to copy them.
+    func withValues<Result>(_ body: (UnsafeBufferPointer<AttributeValue>) -> Result) -> Result {
+        values.withUnsafeBufferPointer { body($0) }
+    }
+
     /// Drops the insert being recorded, as if it had never begun.
     func cancel() {
         guard let open else { return }

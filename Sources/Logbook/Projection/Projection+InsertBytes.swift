@@ -100,8 +100,17 @@ extension Projection {
                 }
             }
         } else {
-            for position in head.attributes {
-                set(&insert, inserts.attributeIndexes[position], inserts.values[position])
+            // Copied through one pointer to each array, as above: setting them one by one
+            // checked the uniqueness of the tables and of the values for every value.
+            let base = insert.slot &* tables[insert.table].width
+            inserts.withValues { copied in
+                tables[insert.table].values.withUnsafeMutableBufferPointer { values in
+                    for position in head.attributes {
+                        let attribute = inserts.attributeIndexes[position]
+                        values[base &+ attribute] = copied[position]
+                        insert.written.insert(attribute)
+                    }
+                }
             }
         }
         for position in head.references {
