@@ -32,11 +32,13 @@ import Foundation
 /// ## Lifetime of models
 ///
 /// A context holds every model it registered (fetched or saved) until it is released. Related
-/// models refer to each other both ways, so when the context is released it empties the
-/// relationships of those models, and a save empties those of the models it deleted: the models
-/// are then freed once the app lets go of them. Use a stored model only while its context lives,
-/// as with SwiftData; one kept longer keeps its attributes but no relationships. Models inserted
-/// and not saved yet keep theirs. A context that registered more than a thousand models has
+/// models refer to each other both ways, so when the context is released it empties, of each
+/// pair of relationships, the side that could hold models in a cycle (a trip's list of items,
+/// not each item's trip), and a save empties every relationship of the models it deleted: the
+/// models are then freed once the app lets go of them. Use a stored model only while its context
+/// lives, as with SwiftData; one kept longer keeps its attributes and the to-one relationships
+/// that were not emptied (an item its trip), but not the others. Models inserted and not saved
+/// yet keep all of theirs. A context that registered more than a thousand models has
 /// another thread free those that nothing else holds, so that releasing it returns at once:
 /// a model class's own `deinit` may run there.
 ///
