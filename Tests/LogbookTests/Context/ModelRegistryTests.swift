@@ -36,21 +36,13 @@ struct ModelRegistryTests {
 
     @Test func droppingTheRegistryOrAnEntryReleasesTheModels() {
         var registry = ModelRegistry()
-        weak var kept: Trip?
-        weak var forgotten: Trip?
-        do {
-            let first = makeTrip("Kept")
-            let second = makeTrip("Forgotten")
-            (kept, forgotten) = (first, second)
-            registry[7] = first
-            registry[8] = second
-        }
-        #expect(kept != nil && forgotten != nil, "the registry holds its models")
+        let (kept, forgotten) = registerTrips(("Kept", 7), ("Forgotten", 8), in: &registry)
+        #expect(kept.trip != nil && forgotten.trip != nil, "the registry holds its models")
         registry[8] = nil
-        #expect(forgotten == nil, "a model set to nil is released")
-        #expect(kept != nil)
+        #expect(forgotten.trip == nil, "a model set to nil is released")
+        #expect(kept.trip != nil)
         registry = ModelRegistry()
-        #expect(kept == nil, "the registry's pages release their models")
+        #expect(kept.trip == nil, "the registry's pages release their models")
     }
 
     @Test func numbersFarAheadMoveIntoPagesOnceThePagesReachThem() {
@@ -72,26 +64,35 @@ struct ModelRegistryTests {
 
     @Test func aCopyOfTheRegistryChangesIndependentlyAndBothReleaseTheirModels() {
         var original = ModelRegistry()
-        weak var shared: Trip?
-        weak var replaced: Trip?
+        let (shared, replaced) = registerTrips(("Shared", 3), ("Replaced", 70), in: &original)
         let added = makeTrip("Added")
-        do {
-            let first = makeTrip("Shared")
-            let second = makeTrip("Replaced")
-            (shared, replaced) = (first, second)
-            original[3] = first
-            original[70] = second
-        }
         var copy = original
         copy[70] = nil
         copy[4] = added
-        #expect(original[70] === replaced && original[4] == nil, "the original keeps its entries")
-        #expect(copy[70] == nil && copy[4] === added && copy[3] === shared, "the copy has its own")
+        #expect(original[70] === replaced.trip && original[4] == nil, "the original keeps its entries")
+        #expect(copy[70] == nil && copy[4] === added && copy[3] === shared.trip, "the copy has its own")
         #expect((original.count, copy.count) == (2, 2))
         original = ModelRegistry()
-        #expect(replaced == nil, "a model only the original held goes with it")
-        #expect(shared != nil, "a model the copy holds stays")
+        #expect(replaced.trip == nil, "a model only the original held goes with it")
+        #expect(shared.trip != nil, "a model the copy holds stays")
         copy = ModelRegistry()
-        #expect(shared == nil)
+        #expect(shared.trip == nil)
+    }
+
+    /// A trip that only something else holds.
+    private struct WeakTrip {
+        weak var trip: Trip?
+    }
+
+    /// Registers two new trips, which nothing but the registry holds.
+    private func registerTrips(
+        _ first: (name: String, number: UInt64),
+        _ second: (name: String, number: UInt64),
+        in registry: inout ModelRegistry
+    ) -> (WeakTrip, WeakTrip) {
+        let trips = (makeTrip(first.name), makeTrip(second.name))
+        registry[first.number] = trips.0
+        registry[second.number] = trips.1
+        return (WeakTrip(trip: trips.0), WeakTrip(trip: trips.1))
     }
 }
