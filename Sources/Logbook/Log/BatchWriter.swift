@@ -44,23 +44,36 @@ package enum BatchWriter {
                 sequence: firstSequence
             )
         }
-        let compressed = compress ? payload.withUnsafeBytes { LZ4.compress($0) } : nil
-        let stored = compressed ?? payload
+        // The frame is built in place: the payload compressed straight after the header, or
+        // copied there when compressing does not make it smaller. A separate buffer for the
+        // compressed bytes, and a zero-filled frame they were copied into, cost a large batch's
+        // appending thread a fifth of its time in page faults and copies.
         var header = BatchHeader(
             version: LogFormat.version,
-            flags: compressed == nil ? 0 : LogFormat.flagCompressed,
+            flags: 0,
             firstSequence: firstSequence,
             eventCount: UInt32(eventCount),
             uncompressedLength: UInt32(payload.count),
-            storedLength: UInt32(stored.count),
+            storedLength: UInt32(payload.count),
             checksum: 0
         )
-        var frame = [UInt8](repeating: 0, count: LogFormat.headerSize + stored.count)
-        frame.withUnsafeMutableBytes { bytes in
-            header.write(to: bytes)
+        let frame = [UInt8](unsafeUninitializedCapacity: LogFormat.headerSize + payload.count) { buffer, initialized in
+            let bytes = UnsafeMutableRawBufferPointer(buffer)
             let body = UnsafeMutableRawBufferPointer(rebasing: bytes[LogFormat.headerSize...])
-            stored.withUnsafeBytes { body.copyMemory(from: $0) }
-            header.checksum = BatchHeader.seal(bytes)
+            // Only if it comes out smaller than the payload: one byte less room.
+            let room = UnsafeMutableRawBufferPointer(rebasing: body.dropLast())
+            let compressed: Int? =
+                compress && payload.count > 1 ? payload.withUnsafeBytes { LZ4.compress($0, into: room) } : nil
+            if let compressed {
+                header.flags = LogFormat.flagCompressed
+                header.storedLength = UInt32(compressed)
+            } else {
+                payload.withUnsafeBytes { body.copyMemory(from: $0) }
+            }
+            initialized = LogFormat.headerSize + Int(header.storedLength)
+            let written = UnsafeMutableRawBufferPointer(rebasing: bytes[..<initialized])
+            header.write(to: written)
+            header.checksum = BatchHeader.seal(written)
         }
         return (header, frame)
     }
