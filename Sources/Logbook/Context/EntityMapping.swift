@@ -21,7 +21,7 @@ final class EntityMapping {
     /// ranks lower in ``Projection/releaseRanks``. What is left points from a table to a
     /// lower-ranked one only, so that no model is left in a cycle, and a model that an
     /// application still holds keeps those relationships (an item its trip).
-    let relationshipsReleasedLast: [Int]
+    let relationshipsEmptiedOnRelease: [Int]
     /// The property indexes of the attributes, in declaration order.
     let attributeProperties: [Int]
     /// The same, as the set a model made from the store starts with: every relationship a fault.
@@ -159,7 +159,7 @@ final class EntityMapping {
         self.relationshipProperties = relationships
         let links = projection.links[table]
         let ranks = projection.releaseRanks
-        self.relationshipsReleasedLast = relationships.filter { property in
+        self.relationshipsEmptiedOnRelease = relationships.filter { property in
             guard case .relationship(let relationship) = slots[property] else { return true }
             let link = links[relationship]
             return link.inverse == nil || link.destination < 0 || ranks[link.destination] >= ranks[table]

@@ -173,12 +173,12 @@ public final class ModelContext {
     ///
     /// - Parameter onlyCycles: Whether to empty only those that could hold the model in a
     ///   cycle once every model of the context is let go of together
-    ///   (``EntityMapping/relationshipsReleasedLast``): for an item and its trip, the trip's
+    ///   (``EntityMapping/relationshipsEmptiedOnRelease``): for an item and its trip, the trip's
     ///   list of items but not the item's trip. Emptying every relationship of every model took
     ///   two thirds of a large context's going away.
     func releaseRelationships(of model: any PersistentModel, onlyCycles: Bool = false) {
         let mapping = mapping(of: model)
-        let properties = onlyCycles ? mapping.relationshipsReleasedLast : mapping.relationshipProperties
+        let properties = onlyCycles ? mapping.relationshipsEmptiedOnRelease : mapping.relationshipProperties
         if properties.isEmpty { return }
         // A relationship never loaded holds nothing: most models a fetch made are skipped here.
         let faulted = model.inPlace { $0.faultedProperties }

@@ -45,9 +45,9 @@ package enum BatchWriter {
             )
         }
         // The frame is built in place: the payload compressed straight after the header, or
-        // copied there when compressing does not make it smaller. A separate buffer for the
-        // compressed bytes, and a zero-filled frame they were copied into, cost a large batch's
-        // appending thread a fifth of its time in page faults and copies.
+        // copied there when compressing does not make it smaller. Compressing into a buffer of
+        // its own first cost every batch an allocation of the payload's size, a zero-filled
+        // frame, and one more copy of the stored bytes.
         var header = BatchHeader(
             version: LogFormat.version,
             flags: 0,

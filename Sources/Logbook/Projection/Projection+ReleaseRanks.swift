@@ -3,7 +3,7 @@ extension Projection {
     /// above the table it refers to wherever the entities allow (an item above its trip).
     ///
     /// A context that goes away empties every relationship that points to a table of the same
-    /// or a higher rank (``EntityMapping/relationshipsReleasedLast``). The relationships left
+    /// or a higher rank (``EntityMapping/relationshipsEmptiedOnRelease``). The relationships left
     /// all point down the ranks, so no models are left holding each other in a cycle; and since
     /// a trip's items rank above it, only the trip's list is emptied, not each item's trip.
     ///
