@@ -48,6 +48,28 @@ package struct BinaryWriter: Sendable {
         bytes.append(contentsOf: data)
     }
 
+    /// Writes `count` bytes that `body` initializes in place, every one of them, leaving room
+    /// for `extra` more bytes after them.
+    ///
+    /// The bytes written so far are copied into a new buffer of the size needed, and `body`
+    /// writes after them: for a large write after a few bytes, as a batch's inserts after its
+    /// schema record. Writing into a buffer of its own and appending that allocated and
+    /// touched the batch's size twice, and copied it once.
+    mutating func writeInPlace(count: Int, extra: Int = 0, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        let start = bytes.count
+        bytes = [UInt8](unsafeUninitializedCapacity: start + count + extra) { buffer, initialized in
+            guard let base = buffer.baseAddress else {
+                body(buffer)
+                return
+            }
+            bytes.withUnsafeBufferPointer { written in
+                if let old = written.baseAddress { base.initialize(from: old, count: start) }
+            }
+            body(UnsafeMutableBufferPointer(start: base + start, count: count))
+            initialized = start + count
+        }
+    }
+
     /// Writes what `body` writes, preceded by its length as a varint.
     ///
     /// The length is not known beforehand: one byte is set aside, which holds any length below

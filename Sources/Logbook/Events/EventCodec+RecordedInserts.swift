@@ -27,13 +27,15 @@ extension EventCodec {
     /// value of a type the sizing does not cover (a decimal, URL, data, array or composite) is
     /// written event by event through ``BinaryWriter``.
     ///
+    /// - Parameter extra: Bytes to leave room for after the inserts, for the events that follow.
     /// - Returns: where each insert's bytes are in `payload`.
     @discardableResult
     static func appendInserts(
         _ inserts: DirectInserts,
         names: InsertNames,
         schemaNumber: UInt32,
-        to payload: inout BatchPayload
+        to payload: inout BatchPayload,
+        leavingRoomFor extra: Int = 0
     ) -> [Range<Int>] {
         guard let sizes = insertSizes(inserts, names: names, schemaNumber: schemaNumber) else {
             return appendInsertsOneByOne(inserts, names: names, schemaNumber: schemaNumber, to: &payload)
@@ -43,7 +45,7 @@ extension EventCodec {
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(sizes.count)
         let base = payload.bytes.count
-        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+        payload.appendEncodedEvents(count: sizes.count, byteCount: total, extra: extra) { buffer in
             var cursor = ByteCursor(buffer)
             for (index, head) in inserts.heads.enumerated() {
                 cursor.varint(UInt64(sizes[index]))
@@ -53,9 +55,7 @@ extension EventCodec {
                 ranges.append(base + start..<base + cursor.offset)
             }
             precondition(cursor.offset == total, "the inserts' size was misjudged")
-            initialized = total
         }
-        payload.appendEncodedEvents(bytes, count: sizes.count)
         return ranges
     }
 
@@ -143,7 +143,7 @@ extension EventCodec {
         }
     }
 
-    /// ``appendInserts(_:names:schemaNumber:to:)`` through ``BinaryWriter``, event by event.
+    /// ``appendInserts(_:names:schemaNumber:to:leavingRoomFor:)`` through ``BinaryWriter``, event by event.
     private static func appendInsertsOneByOne(
         _ inserts: DirectInserts,
         names: InsertNames,

@@ -31,9 +31,15 @@ package struct BatchPayload: Sendable {
         eventCount += 1
     }
 
-    /// Appends events already encoded, each after its length, `count` of them.
-    mutating func appendEncodedEvents(_ events: [UInt8], count: Int) {
-        writer.writeBytes(events)
+    /// Appends `count` events, each after its length, that `encode` writes in place into the
+    /// `byteCount` bytes it is given, every one of them; room is left for `extra` more bytes.
+    mutating func appendEncodedEvents(
+        count: Int,
+        byteCount: Int,
+        extra: Int,
+        _ encode: (UnsafeMutableBufferPointer<UInt8>) -> Void
+    ) {
+        writer.writeInPlace(count: byteCount, extra: extra, encode)
         eventCount += count
     }
 

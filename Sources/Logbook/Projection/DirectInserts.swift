@@ -1,14 +1,12 @@
 /// The inserts of a batch, recorded from the models a save inserts: the projection applies
 /// them from these values, and the batch's bytes are encoded from them
-/// (``EventCodec/appendInserts(_:names:schemaNumber:to:)``), on another thread for a large
-/// batch. A replay's ``InsertPredecoder`` records the inserts it decodes from a batch's bytes
+/// (``EventCodec/appendInserts(_:names:schemaNumber:to:leavingRoomFor:)``). A replay's ``InsertPredecoder`` records the inserts it decodes from a batch's bytes
 /// here too; both end in the same rows (``Projection/applyInsert(_:at:)``).
 ///
 /// Flat, so that a batch of thousands of inserts makes a handful of arrays rather than two per
-/// insert. One thread fills it; once filled, a save's inserts are only read, by the thread that
-/// applies them and the one that encodes them, and it is `Sendable` for that. A replay hands a
-/// predecoded batch to the one thread that applies it, which moves the values out
-/// (``withValuesToTake(_:)``).
+/// insert. The saving thread fills it, encodes the batch's bytes from it, then moves the values
+/// out into the projection (``withValuesToTake(_:)``). A replay hands a predecoded batch to the
+/// one thread that applies it, which moves the values out too: it is `Sendable` for that.
 package final class DirectInserts: @unchecked Sendable {
     /// One insert: its table, its identifier, and where its attributes and to-one references
     /// are in the flat arrays.
@@ -58,11 +56,10 @@ package final class DirectInserts: @unchecked Sendable {
     /// Calls `body` with the recorded values, for a caller that moves values out of them,
     /// leaving `null` in their place.
     ///
-    /// For a replay, which applies each recorded insert once and then drops them all: the
-    /// projection takes each string without retaining it, and dropping the recorded inserts
-    /// releases nothing. A save's inserts are read by the appending thread while the saving
-    /// thread applies them, and must not be taken from. One pointer for all the values: taking
-    /// them one by one checked the array's uniqueness for each.
+    /// For a replay, which applies each recorded insert once and then drops them all, and for a
+    /// save once its batch is encoded: the projection takes each string without retaining it,
+    /// and dropping the recorded inserts releases nothing. One pointer for all the values:
+    /// taking them one by one checked the array's uniqueness for each.
     func withValuesToTake<Result>(_ body: (UnsafeMutableBufferPointer<AttributeValue>) -> Result) -> Result {
         values.withUnsafeMutableBufferPointer { body($0) }
     }

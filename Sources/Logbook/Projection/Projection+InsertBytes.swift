@@ -69,7 +69,8 @@ extension Projection {
     ///
     /// - Parameter takingValues: Whether to move the values out of `inserts` instead of copying
     ///   them (``DirectInserts/withValuesToTake(_:)``): `true` only where nothing reads `inserts`
-    ///   again, as in a replay, which applies each insert it decoded once. Copying each string
+    ///   again, as in a replay, which applies each insert it decoded once, or a save whose batch
+    ///   is encoded already. Copying each string
     ///   into the projection retained it twice and released it twice more when the decoded
     ///   batch was dropped.
     ///

@@ -70,6 +70,55 @@ struct RecordedInsertsTests {
         #expect(last.livingAccommodation?.address == "Street \(trips - 1)")
     }
 
+    /// A large save moves its recorded values into the container's objects once they are
+    /// encoded: another context of the container reads every one of them, the saved models keep
+    /// their own, and an upsert within the batch keeps the later values.
+    @Test func aLargeSaveMovesItsValuesIntoTheContainerWithoutTakingThemFromItsModels() throws {
+        let directory = TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.child("store"))
+        let trips = 150
+        let long = String(repeating: "a long string stored out of line ", count: 3)
+        let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        var saved: [Trip] = []
+        for number in 0..<trips {
+            let trip = Trip(
+                name: "\(long)\(number)",
+                destination: "\(long)destination \(number)",
+                startDate: Date(timeIntervalSinceReferenceDate: Double(number)),
+                endDate: Date(timeIntervalSinceReferenceDate: Double(number) + 60)
+            )
+            context.insert(trip)
+            trip.bucketList?.append(
+                BucketListItem(title: "\(long)item \(number)", details: long, hasReservation: false, isInPlan: true)
+            )
+            saved.append(trip)
+        }
+        // The same unique name again, later in the same batch: it is folded into the first.
+        let again = Trip(
+            name: "\(long)7",
+            destination: "\(long)folded",
+            startDate: Date(timeIntervalSinceReferenceDate: 7),
+            endDate: Date(timeIntervalSinceReferenceDate: 67)
+        )
+        context.insert(again)
+        #expect(trips * 2 >= Store.overlappedAppendInserts)
+        try context.save()
+
+        #expect(saved[3].name == "\(long)3")
+        #expect(saved[3].destination == "\(long)destination 3")
+        #expect(saved[3].bucketList?.first?.details == long)
+
+        let second = ModelContext(container)
+        let found = try second.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate)]))
+        #expect(found.count == trips)
+        #expect(found.map(\.name) == (0..<trips).map { "\(long)\($0)" })
+        #expect(found[7].destination == "\(long)folded")
+        #expect(found[8].destination == "\(long)destination 8")
+        #expect(found[149].bucketList?.map(\.title) == ["\(long)item 149"])
+        #expect(found[149].bucketList?.first?.details == long)
+    }
+
     /// Values whose size the save's writer does not judge (a decimal, a URL, data, arrays,
     /// composites) are written event by event, in the same encoding.
     @Test(arguments: [1, 130])
