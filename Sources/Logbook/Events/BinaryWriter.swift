@@ -12,6 +12,14 @@ package struct BinaryWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
+    /// A writer into `buffer`'s memory: its bytes are dropped, its capacity kept. Hand over the
+    /// only reference to it (`consume`): a buffer referred to elsewhere too is copied instead,
+    /// as passing it on without `consume` did at each step.
+    init(reusing buffer: consuming [UInt8]) {
+        bytes = consume buffer
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     package mutating func write(_ byte: UInt8) {
         bytes.append(byte)
     }
@@ -49,15 +57,25 @@ package struct BinaryWriter: Sendable {
     }
 
     /// Writes `count` bytes that `body` initializes in place, every one of them, leaving room
-    /// for `extra` more bytes after them.
+    /// for at least `extra` more bytes after them.
     ///
-    /// The bytes written so far are copied into a new buffer of the size needed, and `body`
-    /// writes after them: for a large write after a few bytes, as a batch's inserts after its
-    /// schema record. Writing into a buffer of its own and appending that allocated and
+    /// When the buffer has room for them, the bytes are zeroed first, then written: zeroing
+    /// memory the process already uses costs far less than the first touch of new memory.
+    /// Otherwise the bytes written so far are copied into a new buffer of the size needed, and
+    /// `body` writes after them: for a large write after a few bytes, as a batch's inserts after
+    /// its schema record. Writing into a buffer of its own and appending that allocated and
     /// touched the batch's size twice, and copied it once.
     mutating func writeInPlace(count: Int, extra: Int = 0, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
         let start = bytes.count
-        bytes = [UInt8](unsafeUninitializedCapacity: start + count + extra) { buffer, initialized in
+        if bytes.capacity - start >= count + extra {
+            bytes.append(contentsOf: repeatElement(0, count: count))
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                body(UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+            }
+            return
+        }
+        // An eighth more, so that the buffer, reused, has room for a slightly larger write.
+        bytes = [UInt8](unsafeUninitializedCapacity: start + count + extra + count / 8) { buffer, initialized in
             guard let base = buffer.baseAddress else {
                 body(buffer)
                 return

@@ -149,10 +149,18 @@ package enum EventCodec {
             withUnsafeBytes(of: uuid.uuid) { sink.bytes($0) }
         case .string(let text):
             sink.byte(ValueTag.string.rawValue)
-            var text = text
-            text.withUTF8 { utf8 in
+            // In place, without a copy of the string: `withUTF8` is mutating, and the copy it
+            // needed retained and released every string.
+            let written: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
                 sink.varint(UInt64(utf8.count))
                 sink.bytes(UnsafeRawBufferPointer(utf8))
+            }
+            if written == nil {
+                var contiguous = text
+                contiguous.withUTF8 { utf8 in
+                    sink.varint(UInt64(utf8.count))
+                    sink.bytes(UnsafeRawBufferPointer(utf8))
+                }
             }
         case .decimal, .url, .data, .array, .composite:
             return false

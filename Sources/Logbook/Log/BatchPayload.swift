@@ -13,6 +13,11 @@ package struct BatchPayload: Sendable {
         writer = BinaryWriter(capacity: capacity)
     }
 
+    /// An empty payload that writes into `buffer`'s memory (see ``takeBuffer()``).
+    init(reusing buffer: consuming [UInt8]) {
+        writer = BinaryWriter(reusing: consume buffer)
+    }
+
     /// The payload of encoded events, in order.
     package init(_ events: [[UInt8]]) {
         var length = 0
@@ -22,6 +27,15 @@ package struct BatchPayload: Sendable {
     }
 
     package var bytes: [UInt8] { writer.bytes }
+
+    /// Empties the payload and returns its buffer, for a later payload to write into
+    /// (``init(reusing:)``) without allocating and touching new memory again.
+    mutating func takeBuffer() -> [UInt8] {
+        eventCount = 0
+        let buffer = writer.bytes
+        writer = BinaryWriter(capacity: 0)
+        return buffer
+    }
 
     package var isEmpty: Bool { eventCount == 0 }
 

@@ -24,6 +24,39 @@ struct BatchPayloadTests {
         #expect(whole.bytes == expected)
     }
 
+    /// Events written in place into a payload's buffer, fresh or taken back from an earlier
+    /// payload, lay out as appended events do, and a buffer with room is written into, not
+    /// replaced.
+    @Test func eventsWrittenInPlaceIntoAReusedBufferLayOutAsEventsAppendedWhole() {
+        let events = Self.lengths.enumerated().map { sampleEvent(UInt64($0.offset + 1), length: $0.element) }
+        let encoded = BatchPayload(events).bytes
+        func writeInPlace(_ payload: inout BatchPayload) {
+            payload.appendEncodedEvents(count: events.count, byteCount: encoded.count, extra: 64) { buffer in
+                _ = buffer.update(fromContentsOf: encoded)
+            }
+        }
+        var first = BatchPayload(reusing: [])
+        writeInPlace(&first)
+        #expect(first.bytes == encoded)
+        #expect(first.eventCount == events.count)
+        #expect(first.bytes.capacity >= encoded.count + 64)
+
+        var buffer = first.takeBuffer()
+        #expect(first.isEmpty && first.bytes.isEmpty)
+        let address = buffer.withUnsafeBufferPointer { $0.baseAddress }
+        buffer[0] = 0xFF
+        var second = BatchPayload(reusing: consume buffer)
+        second.appendEvent { $0.writeBytes([7, 7]) }
+        writeInPlace(&second)
+        #expect(second.bytes == [2, 7, 7] + encoded)
+        #expect(second.eventCount == events.count + 1)
+        #expect(second.bytes.withUnsafeBufferPointer { $0.baseAddress } == address, "the buffer was written into")
+
+        var third = BatchPayload(reusing: [1, 2, 3])
+        writeInPlace(&third)
+        #expect(third.bytes == encoded, "a buffer without room is replaced, its bytes dropped")
+    }
+
     @Test func anEventWhoseEncodingThrowsLeavesNothingBehind() throws {
         struct Refused: Error {}
         var payload = BatchPayload()
