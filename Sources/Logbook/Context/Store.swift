@@ -475,25 +475,6 @@ final class Store: Sendable {
     func close() {
         log?.close()
     }
-
-    /// Hands a large projection to another thread to free: releasing the last container of a
-    /// store of 700,000 objects (SampleTrips-100k) freed a million strings and the arrays that
-    /// held them, about 50 ms. Nothing else refers to the projection's storage by then (a
-    /// context's models hold their own values), so the other thread only releases it. The log
-    /// is still closed, and its writer lock released, on this thread, as the store goes away.
-    deinit {
-        state.withLock { state in
-            guard state.projection.objectCount >= Self.objectsFreedElsewhere else { return }
-            let leftovers = Leftovers()
-            leftovers.keep(state.projection)
-            state.projection = Projection(schema: schema)
-            leftovers.dropInBackground(trimmingMemory: false)
-        }
-    }
-
-    /// The number of objects from which a store that goes away has another thread free its
-    /// projection.
-    static let objectsFreedElsewhere = 10_000
 }
 
 /// A batch's payload on its way to the appending thread, which takes it, so that the payload's

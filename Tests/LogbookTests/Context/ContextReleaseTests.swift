@@ -94,24 +94,6 @@ struct ContextReleaseTests {
         #expect(item.trip?.bucketList?.isEmpty ?? true, "the trip lets go of its items")
         #expect(item.trip?.livingAccommodation == nil, "and of its accommodation")
     }
-
-    /// A container of more objects than a store frees where it goes away
-    /// (``Store/objectsFreedElsewhere``) hands them to another thread, but closes its log at
-    /// once: the store opens again right after, with every object.
-    @Test func aLargeContainerThatGoesAwayReleasesItsStoreAtOnce() throws {
-        let store = TestStore(.disk)
-        let trips = Store.objectsFreedElsewhere
-        try {
-            let context = ModelContext(try ModelContainer(for: Trip.self, configurations: store.configuration))
-            for number in 0..<trips { context.insert(makeTrip("Trip \(number)", offset: Double(number))) }
-            try context.save()
-        }()
-        let reopened = ModelContext(try ModelContainer(for: Trip.self, configurations: store.configuration))
-        #expect(try reopened.fetchCount(FetchDescriptor<Trip>()) == trips)
-        let lastName = "Trip \(trips - 1)"
-        let last = try reopened.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == lastName }))
-        #expect(last.map(\.startDate) == [baseDate + Double(trips - 1) * day])
-    }
 }
 
 /// Weak references to models, for checking that they are freed.
