@@ -119,6 +119,67 @@ struct RecordedInsertsTests {
         #expect(found[149].bucketList?.first?.details == long)
     }
 
+    /// Large saves one after another are encoded into the buffer of the save before, which is
+    /// zeroed and written again, or replaced when the batch outgrows it: every batch still
+    /// holds exactly its own events, and the store reopens to every model.
+    @Test func largeSavesInARowEachWriteOnlyTheirOwnEvents() throws {
+        let directory = TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.child("store"))
+        // Trips per save: a first batch, a smaller one into its buffer, a much larger one that
+        // needs a new buffer, and a small one into that.
+        let saves = [150, 140, 600, 130]
+        let start = Date(timeIntervalSinceReferenceDate: 700_000_000)
+        do {
+            let context = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url)))
+            var number = 0
+            for (save, trips) in saves.enumerated() {
+                for _ in 0..<trips {
+                    let trip = Trip(
+                        name: "Trip \(number) of save \(save)",
+                        destination: String(repeating: "far away ", count: save + 1),
+                        startDate: start.addingTimeInterval(Double(number) * 60),
+                        endDate: start.addingTimeInterval(Double(number) * 60 + 30)
+                    )
+                    context.insert(trip)
+                    trip.bucketList?.append(
+                        BucketListItem(title: "Item \(number)", details: "", hasReservation: false, isInPlan: true)
+                    )
+                    number += 1
+                }
+                #expect(trips * 2 >= Store.overlappedAppendInserts)
+                try context.save()
+            }
+        }
+
+        var batches: [[String]] = []
+        var cursor = LogReader(directory: url.path).batches(from: 1)
+        while let batch = try cursor.next() {
+            var names: [String] = []
+            for (sequence, bytes) in batch.events {
+                let event = [UInt8](bytes)
+                let envelope = try EventCodec.decode(event[...])
+                #expect(EventCodec.encode(envelope) == event, "event \(sequence) is not in its canonical encoding")
+                if case .insert(let insert) = envelope.event, insert.entity == "Trip",
+                    case .string(let name)? = insert.attributes.first(where: { $0.name == "name" })?.value
+                {
+                    names.append(name)
+                }
+            }
+            batches.append(names)
+        }
+        #expect(batches.count == saves.count)
+        for (save, names) in batches.enumerated() {
+            #expect(names.count == saves[save], "save \(save)")
+            #expect(names.allSatisfy { $0.hasSuffix("of save \(save)") }, "save \(save) holds another save's trips")
+        }
+
+        let reopened = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url)))
+        let found = try reopened.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate)]))
+        #expect(found.count == saves.reduce(0, +))
+        #expect(found.last?.destination == String(repeating: "far away ", count: saves.count))
+        #expect(found.last?.bucketList?.map(\.title) == ["Item \(found.count - 1)"])
+    }
+
     /// Values whose size the save's writer does not judge (a decimal, a URL, data, arrays,
     /// composites) are written event by event, in the same encoding.
     @Test(arguments: [1, 130])
