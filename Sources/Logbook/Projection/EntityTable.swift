@@ -142,7 +142,7 @@ package struct EntityTable: Sendable {
             // The identifier is read before the values are compared, so that the two reads,
             // usually cache misses both, overlap rather than follow each other.
             id = table.pointee.identifiers[slot]
-            return table.pointee.values[slot &* width &+ attribute] == value
+            return table.pointee.values.holds(value, at: slot &* width &+ attribute)
         }
         guard case .found(let slot, _) = probe else { return nil }
         return (id, slot)

@@ -45,6 +45,23 @@ struct ValueColumn: Sendable {
         }
     }
 
+    /// Whether the value at `index`, which must be below ``count``, equals `value`, as `==` says.
+    ///
+    /// Strings, the usual unique values, are compared in place. Through `==`, whose derived
+    /// implementation switches over a copy of both values, the stored string was retained and
+    /// released again: a locked write to memory that a lookup by unique value reads for the
+    /// first time, which kept the lookup's other cache misses from overlapping with it.
+    @inline(__always)
+    func holds(_ value: AttributeValue, at index: Int) -> Bool {
+        precondition(UInt(bitPattern: index) < UInt(bitPattern: storage.count), "index out of range")
+        let stored = UnsafePointer(storage.base + index)
+        if case .string(let query) = value {
+            guard case .string(let text) = stored.pointee else { return false }
+            return text == query
+        }
+        return stored.pointee == value
+    }
+
     /// Adds `added` `null`s at the end: a new slot's values.
     @inline(__always)
     mutating func appendNulls(_ added: Int) {

@@ -29,6 +29,34 @@ struct ValueColumnTests {
         #expect((20_000..<20_005).allSatisfy { column[$0] == .null })
     }
 
+    /// The comparison in place that a lookup by unique value makes answers as `==` does: strings
+    /// by canonical equivalence, and a value of another kind never equal.
+    @Test func aValueComparedInPlaceEqualsWhatEqualityGives() {
+        let stored: [AttributeValue] = [
+            .string("caf\u{E9} on the corner, a name long enough to live in its own allocation"),
+            .string("short"),
+            .int(42),
+            .null,
+            .date(Date(timeIntervalSinceReferenceDate: 1_000)),
+        ]
+        var column = ValueColumn()
+        for value in stored { column.append(value) }
+        let queries: [AttributeValue] =
+            stored + [
+                .string("cafe\u{301} on the corner, a name long enough to live in its own allocation"),
+                .string("shorter"),
+                .string("42"),
+                .int(43),
+                .date(Date(timeIntervalSinceReferenceDate: 1_001)),
+            ]
+        for (index, value) in stored.enumerated() {
+            for query in queries {
+                #expect(column.holds(query, at: index) == (value == query), "\(value) against \(query)")
+            }
+        }
+        #expect(column.holds(queries[5], at: 0), "é precomposed and decomposed are the same string")
+    }
+
     @Test func aCopyKeepsItsValuesWhenTheOtherChanges() {
         var original = ValueColumn()
         original.append(.string("Lisbon"))
