@@ -52,6 +52,10 @@ final class EntityMapping {
     /// every attribute and to-one relationship of every model it inserts, and taking the reader
     /// out of an ``Accessor`` copied, and then destroyed, every closure of its case.
     private let attributeReaders: [((any PersistentModel) throws -> AttributeValue)?]
+    /// For each attribute whose value converts without a codec that can fail, its reader as
+    /// the model's module compiled it (``AttributeAccess/plainRead``), called without the
+    /// thunks that adapt it to a throwing closure; `nil` for other properties.
+    private let plainAttributeReaders: [((any PersistentModel) -> AttributeValue)?]
     private let toOneReaders: [((any PersistentModel) -> (any PersistentModel)?)?]
     /// For each to-one relationship's property index, how to set its model without an array;
     /// `nil` for other properties.
@@ -143,6 +147,10 @@ final class EntityMapping {
             guard case .relationship(let access) = property.kind else { return nil }
             return access.clear
         }
+        self.plainAttributeReaders = binding.properties.map { property in
+            guard case .attribute(let access) = property.kind else { return nil }
+            return access.plainRead
+        }
         self.attributeReaders = accessors.map { accessor in
             guard case .attribute(let read) = accessor else { return nil }
             return read
@@ -201,6 +209,7 @@ extension EntityMapping {
 
     /// The value of the attribute at a property index of `model`, which must be of the mapped type.
     func attribute(_ model: any PersistentModel, _ property: Int) throws -> AttributeValue {
+        if let read = plainAttributeReaders[property] { return read(model) }
         guard let read = attributeReaders[property] else {
             preconditionFailure("property \(property) of \(entityName) is not an attribute")
         }

@@ -30,7 +30,8 @@ extension _$PropertyBinding {
         _ options: [Schema.Attribute.Option],
         _ originalName: String?,
         _ hashModifier: String?,
-        read: (@Sendable (any PersistentModel) throws -> AttributeValue)? = nil
+        read: (@Sendable (any PersistentModel) throws -> AttributeValue)? = nil,
+        plainRead: (@Sendable (any PersistentModel) -> AttributeValue)? = nil
     ) -> _$PropertyBinding {
         let attribute = Schema.Attribute(
             name: name,
@@ -51,6 +52,7 @@ extension _$PropertyBinding {
                     throw error.locating(entity: Model._$binding.entityName, property: name)
                 }
             },
+            plainRead: plainRead,
             write: { model, stored in
                 do {
                     set(model, try codec.decode(stored))
@@ -97,7 +99,8 @@ extension _$PropertyBinding {
             options,
             originalName,
             hashModifier,
-            read: read
+            read: read,
+            plainRead: read
         )
     }
 

@@ -97,6 +97,11 @@ struct AttributeAccess<Model: PersistentModel>: Sendable {
     /// Reads the backing field, without observation or fault handling. The model, taken as an
     /// existential (as the context holds it), must be a `Model`: the closure casts it itself.
     let read: @Sendable (any PersistentModel) throws -> AttributeValue
+    /// ``read`` for an attribute whose value converts without a codec that can fail (a scalar,
+    /// or an optional or array of one), as the model's module compiled it; `nil` for the
+    /// others. Called directly, it skips the conversions to a throwing closure that made each
+    /// read of ``read`` pass through three reabstraction thunks, about 70 instructions.
+    let plainRead: (@Sendable (any PersistentModel) -> AttributeValue)?
     /// Writes the backing field, without observation or change tracking.
     let write: @Sendable (Model, AttributeValue) throws -> Void
     /// Writes the backing field inside the observation registrar's `withMutation`, without
