@@ -55,11 +55,21 @@ final class EntityMapping {
     /// For each attribute whose value converts without a codec that can fail, its reader as
     /// the model's module compiled it (``AttributeAccess/plainRead``), called without the
     /// thunks that adapt it to a throwing closure; `nil` for other properties.
-    private let plainAttributeReaders: [((any PersistentModel) -> AttributeValue)?]
-    private let toOneReaders: [((any PersistentModel) -> (any PersistentModel)?)?]
+    private let plainAttributeReaders: [AttributeReader?]
+    /// For each to-one relationship's property index, how to read its model without an array;
+    /// `nil` for other properties. In a struct, as ``AttributeReader`` is, for the same reason.
+    private let toOneReaders: [ToOneReader?]
+
+    private struct ToOneReader {
+        let read: (any PersistentModel) -> (any PersistentModel)?
+    }
     /// For each to-one relationship's property index, how to set its model without an array;
-    /// `nil` for other properties.
-    private let toOneWriters: [((any PersistentModel, (any PersistentModel)?, Bool) -> Void)?]
+    /// `nil` for other properties. In a struct, as the readers are.
+    private let toOneWriters: [ToOneWriter?]
+
+    private struct ToOneWriter {
+        let write: (any PersistentModel, (any PersistentModel)?, Bool) -> Void
+    }
     /// For each relationship's property index, how to resolve its fault with typed models;
     /// `nil` for an attribute.
     private let faultLoaders: [((any PersistentModel, any RelatedModelLoader) -> Void)?]
@@ -157,11 +167,11 @@ final class EntityMapping {
         }
         self.toOneReaders = accessors.map { accessor in
             guard case .toOne(_, _, let readOne, _) = accessor else { return nil }
-            return readOne
+            return ToOneReader(read: readOne)
         }
         self.toOneWriters = accessors.map { accessor in
             guard case .toOne(_, _, _, let writeOne) = accessor else { return nil }
-            return writeOne
+            return ToOneWriter(write: writeOne)
         }
         self.slots = slots
         self.relationshipProperties = relationships
@@ -209,7 +219,7 @@ extension EntityMapping {
 
     /// The value of the attribute at a property index of `model`, which must be of the mapped type.
     func attribute(_ model: any PersistentModel, _ property: Int) throws -> AttributeValue {
-        if let read = plainAttributeReaders[property] { return read(model) }
+        if let reader = plainAttributeReaders[property] { return reader.read(model) }
         guard let read = attributeReaders[property] else {
             preconditionFailure("property \(property) of \(entityName) is not an attribute")
         }
@@ -252,20 +262,20 @@ extension EntityMapping {
 
     /// The model a to-one relationship at a property index of `model` holds, without an array.
     func relatedOne(_ model: any PersistentModel, _ property: Int) -> (any PersistentModel)? {
-        guard let readOne = toOneReaders[property] else {
+        guard let reader = toOneReaders[property] else {
             preconditionFailure("property \(property) of \(entityName) is not a to-one relationship")
         }
-        return readOne(model)
+        return reader.read(model)
     }
 
     /// Sets the model of a to-one relationship, as ``setRelated(_:_:_:observed:)`` does,
     /// without an array.
     func setRelatedOne(_ model: any PersistentModel, _ property: Int, _ related: (any PersistentModel)?, observed: Bool)
     {
-        guard let writeOne = toOneWriters[property] else {
+        guard let writer = toOneWriters[property] else {
             preconditionFailure("property \(property) of \(entityName) is not a to-one relationship")
         }
-        writeOne(model, related, observed)
+        writer.write(model, related, observed)
     }
 
     /// Whether the relationship at a property index is to-many.

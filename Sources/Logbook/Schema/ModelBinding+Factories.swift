@@ -31,7 +31,7 @@ extension _$PropertyBinding {
         _ originalName: String?,
         _ hashModifier: String?,
         read: (@Sendable (any PersistentModel) throws -> AttributeValue)? = nil,
-        plainRead: (@Sendable (any PersistentModel) -> AttributeValue)? = nil
+        plainRead: AttributeReader? = nil
     ) -> _$PropertyBinding {
         let attribute = Schema.Attribute(
             name: name,
@@ -100,7 +100,7 @@ extension _$PropertyBinding {
             originalName,
             hashModifier,
             read: read,
-            plainRead: read
+            plainRead: AttributeReader(read: read)
         )
     }
 
@@ -136,9 +136,7 @@ extension _$PropertyBinding {
             write: accessors.write,
             load: accessors.load,
             clear: accessors.clear,
-            toOne: accessors.readOne.flatMap { read in
-                accessors.writeOne.map { write in RelationshipAccess<Model>.ToOne(read: read, write: write) }
-            }
+            toOne: accessors.one.map { one in RelationshipAccess<Model>.ToOne(read: one.read, write: one.write) }
         )
         return _$PropertyBinding(name: name, kind: .relationship(access))
     }
@@ -152,6 +150,24 @@ extension _$PropertyBinding {
 /// value through the runtime's generic machinery (its type metadata, a buffer for it, its value
 /// witnesses): 170 to 310 instructions to read or set one relationship, which every change of a
 /// relationship and every save does several times per model.
+/// How the context reads and writes a to-one relationship's one model, without an array. The
+/// closures are fields of a struct, not optionals of their own: a closure stored in an optional
+/// takes the most general calling convention, and every call went through a thunk back.
+@usableFromInline
+struct OneModelAccessors: Sendable {
+    let read: @Sendable (any PersistentModel) -> (any PersistentModel)?
+    let write: @Sendable (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void
+
+    @usableFromInline
+    init(
+        read: @escaping @Sendable (any PersistentModel) -> (any PersistentModel)?,
+        write: @escaping @Sendable (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void
+    ) {
+        self.read = read
+        self.write = write
+    }
+}
+
 @usableFromInline
 struct RelationshipAccessors<Model: PersistentModel>: Sendable {
     let targetType: any PersistentModel.Type
@@ -162,8 +178,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
     let load: @Sendable (any PersistentModel, any RelatedModelLoader) -> Void
     let clear: @Sendable (any PersistentModel) -> Void
     /// For a to-one relationship, its model alone; `nil` for the to-many shapes.
-    let readOne: (@Sendable (any PersistentModel) -> (any PersistentModel)?)?
-    let writeOne: (@Sendable (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void)?
+    let one: OneModelAccessors?
 
     @usableFromInline
     init(
@@ -174,8 +189,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
         write: @escaping @Sendable (any PersistentModel, [any PersistentModel], _ observed: Bool) -> Void,
         load: @escaping @Sendable (any PersistentModel, any RelatedModelLoader) -> Void,
         clear: @escaping @Sendable (any PersistentModel) -> Void,
-        readOne: (@Sendable (any PersistentModel) -> (any PersistentModel)?)? = nil,
-        writeOne: (@Sendable (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void)? = nil
+        one: OneModelAccessors? = nil
     ) {
         self.targetType = targetType
         self.isToMany = isToMany
@@ -184,8 +198,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
         self.write = write
         self.load = load
         self.clear = clear
-        self.readOne = readOne
-        self.writeOne = writeOne
+        self.one = one
     }
 
     /// Sets the backing field, inside the registrar's `withMutation` when `observed`.
@@ -221,11 +234,13 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
             },
             load: { model, loader in set(unsafeDowncast(model, to: Model.self), loader.model(Target.self)) },
             clear: { model in set(unsafeDowncast(model, to: Model.self), nil) },
-            readOne: { model in get(unsafeDowncast(model, to: Model.self)) },
-            writeOne: { model, related, observed in
-                let value = related.map { cast($0, to: Target.self) }
-                setField(unsafeDowncast(model, to: Model.self), value, observed, keyPath, set)
-            }
+            one: OneModelAccessors(
+                read: { model in get(unsafeDowncast(model, to: Model.self)) },
+                write: { model, related, observed in
+                    let value = related.map { cast($0, to: Target.self) }
+                    setField(unsafeDowncast(model, to: Model.self), value, observed, keyPath, set)
+                }
+            )
         )
     }
 

@@ -101,12 +101,19 @@ struct AttributeAccess<Model: PersistentModel>: Sendable {
     /// or an optional or array of one), as the model's module compiled it; `nil` for the
     /// others. Called directly, it skips the conversions to a throwing closure that made each
     /// read of ``read`` pass through three reabstraction thunks, about 70 instructions.
-    let plainRead: (@Sendable (any PersistentModel) -> AttributeValue)?
+    let plainRead: AttributeReader?
     /// Writes the backing field, without observation or change tracking.
     let write: @Sendable (Model, AttributeValue) throws -> Void
     /// Writes the backing field inside the observation registrar's `withMutation`, without
     /// change tracking.
     let observedWrite: @Sendable (Model, AttributeValue) throws -> Void
+}
+
+/// A closure that reads an attribute's value, in a struct of its own: a closure stored in an
+/// optional or an array directly is converted to the most general calling convention, and
+/// every call then goes through a thunk that converts it back.
+struct AttributeReader: Sendable {
+    let read: @Sendable (any PersistentModel) -> AttributeValue
 }
 
 /// Makes the models a relationship of one stored object leads to, as the relationship's
