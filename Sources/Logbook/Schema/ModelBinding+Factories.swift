@@ -142,14 +142,6 @@ extension _$PropertyBinding {
     }
 }
 
-/// How the context reads and writes the backing field of a relationship, in each of the three
-/// shapes a relationship property can have.
-///
-/// The closures are made by inlinable code, which the model's own module compiles for the
-/// property's types. Made in Logbook, generic over the property's type, every call passed the
-/// value through the runtime's generic machinery (its type metadata, a buffer for it, its value
-/// witnesses): 170 to 310 instructions to read or set one relationship, which every change of a
-/// relationship and every save does several times per model.
 /// How the context reads and writes a to-one relationship's one model, without an array. The
 /// closures are fields of a struct, not optionals of their own: a closure stored in an optional
 /// takes the most general calling convention, and every call went through a thunk back.
@@ -168,6 +160,14 @@ struct OneModelAccessors: Sendable {
     }
 }
 
+/// How the context reads and writes the backing field of a relationship, in each of the three
+/// shapes a relationship property can have.
+///
+/// The closures are made by inlinable code, which the model's own module compiles for the
+/// property's types. Made in Logbook, generic over the property's type, every call passed the
+/// value through the runtime's generic machinery (its type metadata, a buffer for it, its value
+/// witnesses): 170 to 310 instructions to read or set one relationship, which every change of a
+/// relationship and every save does several times per model.
 @usableFromInline
 struct RelationshipAccessors<Model: PersistentModel>: Sendable {
     let targetType: any PersistentModel.Type
