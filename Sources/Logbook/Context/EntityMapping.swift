@@ -56,20 +56,9 @@ final class EntityMapping {
     /// the model's module compiled it (``AttributeAccess/plainRead``), called without the
     /// thunks that adapt it to a throwing closure; `nil` for other properties.
     private let plainAttributeReaders: [AttributeReader?]
-    /// For each to-one relationship's property index, how to read its model without an array;
-    /// `nil` for other properties. In a struct, as ``AttributeReader`` is, for the same reason.
-    private let toOneReaders: [ToOneReader?]
-
-    private struct ToOneReader {
-        let read: (any PersistentModel) -> (any PersistentModel)?
-    }
-    /// For each to-one relationship's property index, how to set its model without an array;
-    /// `nil` for other properties. In a struct, as the readers are.
-    private let toOneWriters: [ToOneWriter?]
-
-    private struct ToOneWriter {
-        let write: (any PersistentModel, (any PersistentModel)?, Bool) -> Void
-    }
+    /// For each to-one relationship's property index, how to read and set its model without an
+    /// array; `nil` for other properties.
+    private let toOneAccessors: [OneModelAccessors?]
     /// For each relationship's property index, how to resolve its fault with typed models;
     /// `nil` for an attribute.
     private let faultLoaders: [((any PersistentModel, any RelatedModelLoader) -> Void)?]
@@ -96,13 +85,6 @@ final class EntityMapping {
             read: (any PersistentModel) -> [any PersistentModel],
             write: (any PersistentModel, [any PersistentModel], _ observed: Bool) -> Void,
             isToMany: Bool
-        )
-        /// A to-one relationship, which also reads and writes its model alone.
-        case toOne(
-            read: (any PersistentModel) -> [any PersistentModel],
-            write: (any PersistentModel, [any PersistentModel], _ observed: Bool) -> Void,
-            readOne: (any PersistentModel) -> (any PersistentModel)?,
-            writeOne: (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void
         )
     }
 
@@ -142,10 +124,7 @@ final class EntityMapping {
                 return .attribute(read: access.read)
             case .relationship(let access):
                 // The binding's closures take the model as an existential already.
-                guard let toOne = access.toOne else {
-                    return .relationship(read: access.read, write: access.write, isToMany: access.isToMany)
-                }
-                return .toOne(read: access.read, write: access.write, readOne: toOne.read, writeOne: toOne.write)
+                return .relationship(read: access.read, write: access.write, isToMany: access.isToMany)
             }
         }
         self.accessors = accessors
@@ -165,13 +144,9 @@ final class EntityMapping {
             guard case .attribute(let read) = accessor else { return nil }
             return read
         }
-        self.toOneReaders = accessors.map { accessor in
-            guard case .toOne(_, _, let readOne, _) = accessor else { return nil }
-            return ToOneReader(read: readOne)
-        }
-        self.toOneWriters = accessors.map { accessor in
-            guard case .toOne(_, _, _, let writeOne) = accessor else { return nil }
-            return ToOneWriter(write: writeOne)
+        self.toOneAccessors = binding.properties.map { property in
+            guard case .relationship(let access) = property.kind else { return nil }
+            return access.toOne
         }
         self.slots = slots
         self.relationshipProperties = relationships
@@ -229,7 +204,7 @@ extension EntityMapping {
     /// The related models as `model` holds them now, without loading a fault.
     func related(_ model: any PersistentModel, _ property: Int) -> [any PersistentModel] {
         switch accessors[property] {
-        case .relationship(let read, _, _), .toOne(let read, _, _, _): return read(model)
+        case .relationship(let read, _, _): return read(model)
         case .attribute: preconditionFailure("property \(property) of \(entityName) is not a relationship")
         }
     }
@@ -238,7 +213,7 @@ extension EntityMapping {
     /// without recording a change.
     func setRelated(_ model: any PersistentModel, _ property: Int, _ models: [any PersistentModel], observed: Bool) {
         switch accessors[property] {
-        case .relationship(_, let write, _), .toOne(_, let write, _, _): write(model, models, observed)
+        case .relationship(_, let write, _): write(model, models, observed)
         case .attribute: preconditionFailure("property \(property) of \(entityName) is not a relationship")
         }
     }
@@ -262,20 +237,20 @@ extension EntityMapping {
 
     /// The model a to-one relationship at a property index of `model` holds, without an array.
     func relatedOne(_ model: any PersistentModel, _ property: Int) -> (any PersistentModel)? {
-        guard let reader = toOneReaders[property] else {
+        guard let read = toOneAccessors[property]?.read else {
             preconditionFailure("property \(property) of \(entityName) is not a to-one relationship")
         }
-        return reader.read(model)
+        return read(model)
     }
 
     /// Sets the model of a to-one relationship, as ``setRelated(_:_:_:observed:)`` does,
     /// without an array.
     func setRelatedOne(_ model: any PersistentModel, _ property: Int, _ related: (any PersistentModel)?, observed: Bool)
     {
-        guard let writer = toOneWriters[property] else {
+        guard let write = toOneAccessors[property]?.write else {
             preconditionFailure("property \(property) of \(entityName) is not a to-one relationship")
         }
-        writer.write(model, related, observed)
+        write(model, related, observed)
     }
 
     /// Whether the relationship at a property index is to-many.

@@ -149,18 +149,15 @@ package enum EventCodec {
             withUnsafeBytes(of: uuid.uuid) { sink.bytes($0) }
         case .string(let text):
             sink.byte(ValueTag.string.rawValue)
-            // In place, without a copy of the string: `withUTF8` is mutating, and the copy it
-            // needed retained and released every string.
-            let written: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            func write(_ utf8: UnsafeBufferPointer<UInt8>) {
                 sink.varint(UInt64(utf8.count))
                 sink.bytes(UnsafeRawBufferPointer(utf8))
             }
-            if written == nil {
+            // In place, without a copy of the string: `withUTF8` is mutating, and the copy it
+            // needed retained and released every string. Only a bridged string lacks the bytes.
+            if text.utf8.withContiguousStorageIfAvailable(write) == nil {
                 var contiguous = text
-                contiguous.withUTF8 { utf8 in
-                    sink.varint(UInt64(utf8.count))
-                    sink.bytes(UnsafeRawBufferPointer(utf8))
-                }
+                contiguous.withUTF8(write)
             }
         case .decimal, .url, .data, .array, .composite:
             return false

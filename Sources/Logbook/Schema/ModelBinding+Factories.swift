@@ -136,7 +136,7 @@ extension _$PropertyBinding {
             write: accessors.write,
             load: accessors.load,
             clear: accessors.clear,
-            toOne: accessors.one.map { one in RelationshipAccess<Model>.ToOne(read: one.read, write: one.write) }
+            toOne: accessors.one
         )
         return _$PropertyBinding(name: name, kind: .relationship(access))
     }
@@ -147,7 +147,10 @@ extension _$PropertyBinding {
 /// takes the most general calling convention, and every call went through a thunk back.
 @usableFromInline
 struct OneModelAccessors: Sendable {
+    /// Reads the related model from the backing field, without observation or faults.
     let read: @Sendable (any PersistentModel) -> (any PersistentModel)?
+    /// Writes the backing field, inside the registrar's `withMutation` when `observed`, without
+    /// change tracking.
     let write: @Sendable (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void
 
     @usableFromInline

@@ -164,16 +164,7 @@ struct RelationshipAccess<Model: PersistentModel>: Sendable {
     /// observation or change tracking: how a context that goes away lets go of related models.
     let clear: @Sendable (any PersistentModel) -> Void
     /// For a to-one relationship, reading and writing its one model without an array.
-    let toOne: ToOne?
-
-    /// A to-one relationship's model, read and written alone.
-    struct ToOne: Sendable {
-        /// Reads the related model from the backing field, without observation or faults.
-        let read: @Sendable (any PersistentModel) -> (any PersistentModel)?
-        /// Writes the backing field, inside the registrar's `withMutation` when `observed`,
-        /// without change tracking.
-        let write: @Sendable (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void
-    }
+    let toOne: OneModelAccessors?
 
     /// The relationship as declared, with the target's entity name and the explicit inverse's
     /// property name.
