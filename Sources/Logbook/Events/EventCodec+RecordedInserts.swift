@@ -143,7 +143,8 @@ extension EventCodec {
         }
     }
 
-    /// ``appendInserts(_:names:schemaNumber:to:leavingRoomFor:)`` through ``BinaryWriter``, event by event.
+    /// ``appendInserts(_:names:schemaNumber:to:leavingRoomFor:)`` through ``BinaryWriter``,
+    /// event by event.
     private static func appendInsertsOneByOne(
         _ inserts: DirectInserts,
         names: InsertNames,

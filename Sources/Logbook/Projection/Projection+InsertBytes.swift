@@ -70,9 +70,8 @@ extension Projection {
     /// - Parameter takingValues: Whether to move the values out of `inserts` instead of copying
     ///   them (``DirectInserts/withValuesToTake(_:)``): `true` only where nothing reads `inserts`
     ///   again, as in a replay, which applies each insert it decoded once, or a save whose batch
-    ///   is encoded already. Copying each string
-    ///   into the projection retained it twice and released it twice more when the decoded
-    ///   batch was dropped.
+    ///   is encoded already. Copying each string into the projection retained it twice and
+    ///   released it twice more when the decoded batch was dropped.
     ///
     /// Never inlined: compiled into the replay's loop, it made the compiler stop inlining the
     /// decoding of an insert's bytes there, which cost a migration's replays 14% more

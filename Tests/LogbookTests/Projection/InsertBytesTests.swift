@@ -188,8 +188,8 @@ struct InsertBytesTests {
         Self.expectSame(decoded, replayed)
     }
 
-    /// A replay moves the values out of the inserts it decoded ahead, which it drops after
-    /// applying them; a save's are read by the thread that encodes them, and stay.
+    /// A replay, and a save once its batch is encoded, move the values out of the recorded
+    /// inserts, which are dropped after; applying without taking them leaves them there.
     @Test(arguments: [true, false])
     func aReplayTakesTheRecordedValuesAndASaveLeavesThem(takingValues: Bool) throws {
         var projection = Projection(schema: try Schema(versionedSchema: SampleTripsSchemaV3.self))
