@@ -25,6 +25,7 @@ let package = Package(
         ),
         .target(name: "CCRC32C"),
         .target(name: "CObservationTracking"),
+        .target(name: "CMemoryHints"),
         .macro(
             name: "LogbookMacros",
             dependencies: [
@@ -40,6 +41,7 @@ let package = Package(
                 "CLZ4",
                 "CCRC32C",
                 "CObservationTracking",
+                "CMemoryHints",
                 "LogbookMacros",
                 .product(name: "Logging", package: "swift-log"),
             ]

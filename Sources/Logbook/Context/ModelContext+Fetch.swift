@@ -96,10 +96,24 @@ extension ModelContext {
             guard let holder = state.projection.uniqueHolderSlot(mapping.table, attribute: attribute, value) else {
                 return nil
             }
-            guard let (id, slot) = holder else { return .some(nil) }
-            if registry[id] != nil { return (id, true) }
-            Self.copyStoredValues(&values, slot: slot, in: state.projection, mapping: mapping)
-            return (id, false)
+            guard let holder else { return .some(nil) }
+            // The row's load starts now, so that it overlaps with the registry's, each a cache
+            // miss in a large store, rather than following it.
+            state.projection.prefetchValues(mapping.table, slot: holder.slot)
+            if registry[holder.id] != nil { return (holder.id, true) }
+            // Where the stored value has the very bytes looked for, the value looked for, in the
+            // caller's memory, stands for it: copying the stored string retained it, a write to
+            // memory that the lookup had not read, and a cache miss no other read overlapped.
+            let skipped = holder.hasSameBytes ? attribute : -1
+            let property = Self.copyStoredValues(
+                &values,
+                slot: holder.slot,
+                in: state.projection,
+                mapping: mapping,
+                skipping: skipped
+            )
+            if let property { values[property] = value }
+            return (holder.id, false)
         }
         guard let found else { return (false, nil) }
         guard let (id, isRegistered) = found else { return (true, nil) }
@@ -302,16 +316,22 @@ extension ModelContext {
     }
 
     /// ``copyStoredValues(_:of:in:mapping:)`` for an object whose slot the caller knows.
+    ///
+    /// - Parameter skipped: An attribute whose value the caller sets, or -1.
+    /// - Returns: The property index of `skipped`, which is left as it was.
     @inline(__always)
+    @discardableResult
     private static func copyStoredValues(
         _ values: inout [AttributeValue],
         slot: Int,
         in projection: borrowing Projection,
-        mapping: EntityMapping
-    ) {
+        mapping: EntityMapping,
+        skipping skipped: Int = -1
+    ) -> Int? {
         projection.withTable(mapping.table) { table in
-            table.pointee.values.withUnsafeBufferPointer {
-                fillPropertyValues(&values, slot, of: $0, width: table.pointee.width, mapping: mapping)
+            let width = table.pointee.width
+            return table.pointee.values.withUnsafeBufferPointer {
+                fillPropertyValues(&values, slot, of: $0, width: width, mapping: mapping, skipping: skipped)
             }
         }
     }
@@ -462,7 +482,7 @@ extension ModelContext {
         mapping: EntityMapping
     ) -> [AttributeValue] {
         var values: [AttributeValue] = []
-        table.pointee.values.withUnsafeBufferPointer {
+        _ = table.pointee.values.withUnsafeBufferPointer {
             fillPropertyValues(&values, slot, of: $0, width: table.pointee.width, mapping: mapping)
         }
         return values
@@ -473,21 +493,36 @@ extension ModelContext {
     ///
     /// - Parameters:
     ///   - rows: A table's attribute values, `width` per object (``EntityTable/values``).
+    ///   - skipped: An attribute whose value the caller sets, or -1.
+    /// - Returns: The property index of `skipped`, whose value is left as it was.
     @inline(__always)
+    @discardableResult
     private static func fillPropertyValues(
         _ values: inout [AttributeValue],
         _ slot: Int,
         of rows: UnsafeBufferPointer<AttributeValue>,
         width: Int,
-        mapping: EntityMapping
-    ) {
+        mapping: EntityMapping,
+        skipping skipped: Int = -1
+    ) -> Int? {
         prepare(&values, mapping: mapping)
         let row = slot * width
-        for (property, place) in mapping.slots.enumerated() {
-            switch place {
-            case .attribute(let attribute): values[property] = rows[row + attribute]
-            case .relationship: values[property] = .null
+        // Through the buffer: with the skip, each assignment to the array checked again that
+        // the array was not shared.
+        return values.withUnsafeMutableBufferPointer { values in
+            var skippedProperty: Int?
+            for (property, place) in mapping.slots.enumerated() {
+                switch place {
+                case .attribute(let attribute):
+                    if attribute == skipped {
+                        skippedProperty = property
+                    } else {
+                        values[property] = rows[row + attribute]
+                    }
+                case .relationship: values[property] = .null
+                }
             }
+            return skippedProperty
         }
     }
 

@@ -134,18 +134,12 @@ package struct EntityTable: Sendable {
         _ position: Int,
         _ value: AttributeValue,
         hash: UInt32
-    ) -> (id: UInt64, slot: Int)? {
+    ) -> UniqueIndex.Holder? {
         let attribute = table.pointee.uniqueAttributes[position]
         let width = table.pointee.width
-        var id: UInt64 = 0
-        let probe = table.pointee.uniqueIndexes[position].probe(hash) { slot in
-            // The identifier is read before the values are compared, so that the two reads,
-            // usually cache misses both, overlap rather than follow each other.
-            id = table.pointee.identifiers[slot]
-            return table.pointee.values.holds(value, at: slot &* width &+ attribute)
+        return table.pointee.uniqueIndexes[position].find(hash, value) { slot in
+            table.pointee.values.holds(value, at: slot &* width &+ attribute)
         }
-        guard case .found(let slot, _) = probe else { return nil }
-        return (id, slot)
     }
 
     /// Each unique index as value to identifier: for tests and checks, which compare the
@@ -185,8 +179,8 @@ package struct EntityTable: Sendable {
             guard value != .null else { continue }
             let hash = UniqueIndex.hash(value)
             switch uniqueIndexes[position].probe(hash, where: { self.value($0, attribute) == value }) {
-            case .found(_, let bucket): uniqueIndexes[position].replace(at: bucket, slot: slot)
-            case .vacant(let bucket): uniqueIndexes[position].insert(hash, slot: slot, at: bucket)
+            case .found(_, let bucket): uniqueIndexes[position].replace(at: bucket, slot: slot, id: id)
+            case .vacant(let bucket): uniqueIndexes[position].insert(hash, slot: slot, id: id, value: value, at: bucket)
             }
         }
         indexEqualities(id, slot: slot)
@@ -215,9 +209,9 @@ package struct EntityTable: Sendable {
             switch uniqueIndexes[0].probe(hash, where: { self.value($0, attribute) == value }) {
             case .found(let holder, let bucket):
                 if identifiers[holder] != id { return identifiers[holder] }
-                uniqueIndexes[0].replace(at: bucket, slot: slot)
+                uniqueIndexes[0].replace(at: bucket, slot: slot, id: id)
             case .vacant(let bucket):
-                uniqueIndexes[0].insert(hash, slot: slot, at: bucket)
+                uniqueIndexes[0].insert(hash, slot: slot, id: id, value: value, at: bucket)
             }
         }
         indexEqualities(id, slot: slot)

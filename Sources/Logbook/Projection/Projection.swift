@@ -109,13 +109,25 @@ package struct Projection: Sendable {
     }
 
     /// ``uniqueHolder(_:attribute:_:)`` with the holder's slot in its table, for a caller that
-    /// reads the holder's row next: finding the slot again from the identifier was one more
-    /// lookup, and one more cache miss, per point lookup.
-    package func uniqueHolderSlot(_ table: Int, attribute: Int, _ value: AttributeValue) -> (id: UInt64, slot: Int)?? {
+    /// reads the holder's row next (finding the slot again from the identifier was one more
+    /// lookup, and one more cache miss, per point lookup), and whether the stored value has the
+    /// very bytes of `value`, which the caller can then use in its place.
+    func uniqueHolderSlot(_ table: Int, attribute: Int, _ value: AttributeValue) -> UniqueIndex.Holder?? {
         withTable(table) { table in
             // Stored properties of `pointee`, not methods: a method call on it copies the table.
             guard let position = table.pointee.uniqueAttributes.firstIndex(of: attribute) else { return nil }
             return .some(EntityTable.holderSlot(in: table, position, value, hash: UniqueIndex.hash(value)))
+        }
+    }
+
+    /// Starts loading the attribute values of the object in `slot` of a table into the cache,
+    /// for a caller that reads them after something else: the two loads then overlap.
+    @inline(__always)
+    func prefetchValues(_ table: Int, slot: Int) {
+        withTable(table) { table in
+            // Stored properties of `pointee`, not methods: a method call on it copies the table.
+            let width = table.pointee.width
+            table.pointee.values.prefetch(from: slot &* width, count: width)
         }
     }
 

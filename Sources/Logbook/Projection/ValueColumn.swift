@@ -1,3 +1,5 @@
+import CMemoryHints
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -43,6 +45,17 @@ struct ValueColumn: Sendable {
             makeUnique()
             storage.base[index] = newValue
         }
+    }
+
+    /// Starts loading the values from `index` on, `count` of them, into the cache without
+    /// waiting for them (see ``Projection/prefetchValues(_:slot:)``); indexes past the end are
+    /// ignored.
+    @inline(__always)
+    func prefetch(from index: Int, count: Int) {
+        guard index >= 0, count > 0, index &+ count <= storage.count else { return }
+        logbook_prefetch(UnsafeRawPointer(storage.base + index))
+        // The values span two lines where they cross a line's end.
+        logbook_prefetch(UnsafeRawPointer(storage.base + (index &+ count &- 1)))
     }
 
     /// Whether the value at `index`, which must be below ``count``, equals `value`, as `==` says.

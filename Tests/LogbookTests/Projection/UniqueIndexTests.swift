@@ -14,11 +14,11 @@ struct UniqueIndexTests {
         /// `hash` folds every value onto few hashes, so that runs of collisions are long.
         let hash: (String) -> UInt32
 
+        /// The slot holding `value`, found as a lookup finds it; checks the identifier too.
         func slot(of value: String) -> Int? {
-            guard case .found(let slot, _) = index.probe(hash(value), where: { values[$0] == value }) else {
-                return nil
-            }
-            return slot
+            let found = index.find(hash(value), .string(value), where: { values[$0] == value })
+            if let found { #expect(found.id == UInt64(found.slot) + 1, "\(value)'s identifier") }
+            return found?.slot
         }
 
         mutating func insert(_ value: String) -> Int {
@@ -28,7 +28,7 @@ struct UniqueIndexTests {
                 Issue.record("\(value) was in the index before it was inserted")
                 return slot
             }
-            index.insert(hash(value), slot: slot, at: bucket)
+            index.insert(hash(value), slot: slot, id: UInt64(slot) + 1, value: .string(value), at: bucket)
             return slot
         }
 

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import Logbook
+
+/// The bytes a unique index keeps of each value: they answer a lookup where they are equal,
+/// and the table's rows answer everywhere else.
+struct UniqueIndexKeyBytesTests {
+    /// An index holding `value` for the object 7 in slot 3.
+    private func index(holding value: AttributeValue) -> UniqueIndex {
+        var index = UniqueIndex()
+        let hash = UniqueIndex.hash(value)
+        guard case .vacant(let bucket) = index.probe(hash, where: { _ in false }) else {
+            Issue.record("an empty index found \(value)")
+            return index
+        }
+        index.insert(hash, slot: 3, id: 7, value: value, at: bucket)
+        return index
+    }
+
+    /// What a lookup of `value` finds when the rows say `rowsMatch`.
+    private func find(_ value: AttributeValue, in index: UniqueIndex, rowsMatch: Bool) -> UniqueIndex.Holder? {
+        index.find(UniqueIndex.hash(value), value, where: { _ in rowsMatch })
+    }
+
+    @Test(arguments: [
+        AttributeValue.string("Lisbon, spring"),
+        .string(""),
+        .string("caf\u{E9}"),
+        .int(-42),
+        .uint(42),
+        .uuid(UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF") ?? UUID()),
+    ])
+    func equalBytesFindTheEntryWithoutTheRows(value: AttributeValue) throws {
+        let index = index(holding: value)
+        let found = try #require(find(value, in: index, rowsMatch: false))
+        #expect(found.id == 7)
+        #expect(found.slot == 3)
+    }
+
+    @Test(arguments: [
+        AttributeValue.double(1.5),
+        .date(Date(timeIntervalSinceReferenceDate: 0)),
+        .data(Data([1, 2, 3])),
+        .string(String(repeating: "long name ", count: 30)),
+    ])
+    func valuesWhoseBytesAreNotKeptAreComparedInTheRows(value: AttributeValue) {
+        let index = index(holding: value)
+        #expect(find(value, in: index, rowsMatch: false) == nil)
+        #expect(find(value, in: index, rowsMatch: true)?.id == 7)
+    }
+
+    @Test func aStringSpelledDifferentlyIsFoundThroughTheRows() {
+        let index = index(holding: .string("caf\u{E9}"))
+        let decomposed = AttributeValue.string("cafe\u{301}")
+        // Equal strings hash alike, but their bytes differ: only the rows can say they match.
+        #expect(find(decomposed, in: index, rowsMatch: false) == nil)
+        #expect(find(decomposed, in: index, rowsMatch: true)?.slot == 3)
+    }
+
+    @Test func aReplacedEntryAnswersWithItsNewObject() throws {
+        var index = index(holding: .string("Paris"))
+        let hash = UniqueIndex.hash(.string("Paris"))
+        guard case .found(let slot, let bucket) = index.probe(hash, where: { _ in true }) else {
+            Issue.record("the index lost Paris")
+            return
+        }
+        #expect(slot == 3)
+        index.replace(at: bucket, slot: 11, id: 20)
+        let found = try #require(find(.string("Paris"), in: index, rowsMatch: false))
+        #expect(found.id == 20)
+        #expect(found.slot == 11)
+        #expect(index.slots == [11])
+    }
+
+    @Test func removedEntriesAreDroppedOnceTheyAreHalfTheWords() throws {
+        var index = UniqueIndex()
+        let names = (0..<1_000).map { "trip number \($0)" }
+        for (slot, name) in names.enumerated() {
+            let hash = UniqueIndex.hash(.string(name))
+            guard case .vacant(let bucket) = index.probe(hash, where: { names[$0] == name }) else {
+                Issue.record("\(name) was found before it was inserted")
+                return
+            }
+            index.insert(hash, slot: slot, id: UInt64(slot) + 100, value: .string(name), at: bucket)
+        }
+        // "trip number 123": 15 bytes, two words, after the slot's and the identifier's.
+        let full = index.entryWords
+        #expect(full == 4_000)
+        for slot in 0..<900 { index.remove(UniqueIndex.hash(.string(names[slot])), slot: slot) }
+        #expect(index.count == 100)
+        #expect(index.entryWords < full / 2)
+        for slot in 0..<1_000 {
+            let found = find(.string(names[slot]), in: index, rowsMatch: false)
+            if slot < 900 {
+                #expect(found == nil, "\(names[slot]) after its removal")
+            } else {
+                #expect(found?.id == UInt64(slot) + 100, "\(names[slot])")
+                #expect(found?.slot == slot)
+            }
+        }
+    }
+}
