@@ -1,32 +1,32 @@
 import Foundation
 
 /// The objects of a table by the value of one unique attribute: an open-addressing hash table
-/// whose entries keep each object's slot, its identifier and, for the usual kinds of key, a
-/// copy of the value's bytes.
+/// of slots and identifiers, with a copy of each value's bytes for the usual kinds of key.
 ///
-/// Each bucket is one `UInt64`: the upper half holds 32 bits of the value's hash, the lower half
-/// where its entry starts in ``entries`` plus one (0 for an empty bucket). An entry is two or
-/// more words of ``entries``:
-/// - the slot in the lower half of the first word, and the key's *tag* in the upper half: the
-///   kind of value and its byte count, or 0 when the entry keeps no bytes (see ``KeyBytes``);
-/// - the object's identifier;
-/// - the key's bytes, padded to a whole word.
+/// Each bucket is two `UInt64`s: the first holds 32 bits of the value's hash in its upper half
+/// and the slot plus one in its lower half (0 for an empty bucket), the second the object's
+/// identifier. The bytes of the value in each slot are a *key record* in ``keys``, which
+/// ``keyStarts`` finds by slot: a tag word (the kind of value and its byte count, see
+/// ``KeyBytes``), then the bytes, padded to a whole word. Values that keep no bytes have no
+/// record.
 ///
-/// A probe compares values only where the hash bits agree. There it compares the key's bytes
-/// with the entry's, which sit next to the identifier: one read where comparing with the
-/// table's own rows took three (the row, the string the row holds, and the identifier), all
-/// cache misses in a large table. Equal bytes mean equal values. Where the bytes differ or are
-/// not kept, the caller's comparison with the row decides, so that strings that are equal but
-/// spelled differently in Unicode (é precomposed and decomposed) still match.
+/// A probe compares values only where the hash bits agree. There it compares the key record
+/// with the bytes of the value looked for. The bucket gives the slot and the identifier at
+/// once, so that the record, the registry of a context and the row can all be read at the
+/// same time: comparing with the table's own rows read the row, then the string it holds, then
+/// the identifier, one after the other, each a cache miss in a large table. Equal bytes mean
+/// equal values. Where the bytes differ or are not kept, the caller's comparison with the row
+/// decides, so that strings that are equal but spelled differently in Unicode (é precomposed
+/// and decomposed) still match.
 ///
 /// Growing the table places every bucket again from its stored hash bits, without hashing a
-/// value or touching the rows or the entries. Collisions go to the next bucket (linear
+/// value or touching the rows or the records. Collisions go to the next bucket (linear
 /// probing), and a removal shifts the buckets after it back, so that no bucket is ever marked
-/// deleted. A removed entry's words stay in ``entries`` until they are half of it; then the
-/// live entries are copied together.
+/// deleted. A removed record's words stay in ``keys`` until they are half of it; then the
+/// live records are copied together.
 ///
 /// The index does not keep the values themselves: ``EntityTable`` hashes them with
-/// ``hash(_:)``, hands each new entry its value, of which the entry keeps the bytes, and
+/// ``hash(_:)``, hands each new entry its value, of which the index keeps the bytes, and
 /// compares values with its rows. It must remove an object's entry before it changes the
 /// object's value (see ``EntityTable/unindex(_:slot:)``).
 struct UniqueIndex: Sendable {
@@ -42,23 +42,26 @@ struct UniqueIndex: Sendable {
     struct Holder: Equatable {
         let id: UInt64
         let slot: Int
-        /// Whether the entry's bytes are the very bytes of the value looked for: then a copy of
+        /// Whether the key record holds the very bytes of the value looked for: then a copy of
         /// that value stands for the stored one, without reading the stored one.
         let hasSameBytes: Bool
     }
 
+    /// Two words per bucket: hash bits and slot, then identifier.
     private var buckets: [UInt64]
-    /// `buckets.count - 1`; the count is a power of two.
+    /// The number of buckets minus one; the number is a power of two.
     private var mask: Int
-    /// The entries the buckets point to, one after the other.
-    private var entries: [UInt64] = []
-    /// The words of removed entries still in ``entries``.
+    /// For each slot, where its key record starts in ``keys`` plus one; 0 for none.
+    private var keyStarts: [UInt32] = []
+    /// The key records, one after the other.
+    private var keys: [UInt64] = []
+    /// The words of removed records still in ``keys``.
     private var removedWords = 0
     /// The number of entries.
     private(set) var count = 0
 
     init() {
-        buckets = Array(repeating: 0, count: 16)
+        buckets = Array(repeating: 0, count: 32)
         mask = 15
     }
 
@@ -80,42 +83,35 @@ struct UniqueIndex: Sendable {
     func probe(_ hash: UInt32, where matches: (Int) -> Bool) -> Probe {
         var bucket = Int(hash) & mask
         while true {
-            let bucketValue = buckets[bucket]
-            if bucketValue == 0 { return .vacant(bucket: bucket) }
-            if UInt32(truncatingIfNeeded: bucketValue >> 32) == hash {
-                let slot = Int(truncatingIfNeeded: entries[Self.start(bucketValue)] & 0xFFFF_FFFF)
+            let head = buckets[bucket &* 2]
+            if head == 0 { return .vacant(bucket: bucket) }
+            if UInt32(truncatingIfNeeded: head >> 32) == hash {
+                let slot = Self.slot(head)
                 if matches(slot) { return .found(slot: slot, bucket: bucket) }
             }
             bucket = (bucket &+ 1) & mask
         }
     }
 
-    /// The object holding `value`, whose hash is `hash`: the entry's bytes decide where they
-    /// equal `value`'s, `matches` (given the slot) everywhere else.
+    /// The object holding `value`, whose hash is `hash`: the key record decides where it holds
+    /// `value`'s bytes, `matches` (given the slot) everywhere else.
     @inline(__always)
     func find(_ hash: UInt32, _ value: AttributeValue, where matches: (Int) -> Bool) -> Holder? {
         KeyBytes.with(value) { tag, key in
             buckets.withUnsafeBufferPointer { buckets in
-                entries.withUnsafeBufferPointer { entries in
-                    var bucket = Int(hash) & mask
-                    while true {
-                        let bucketValue = buckets[bucket]
-                        if bucketValue == 0 { return nil }
-                        if UInt32(truncatingIfNeeded: bucketValue >> 32) == hash {
-                            let start = Self.start(bucketValue)
-                            let head = entries[start]
-                            let slot = Int(truncatingIfNeeded: head & 0xFFFF_FFFF)
-                            // The identifier is read with the head: the two share a cache line.
-                            let id = entries[start &+ 1]
-                            if tag != 0, UInt32(truncatingIfNeeded: head >> 32) == tag,
-                                Self.bytes(in: entries, at: start &+ 2, equal: key)
-                            {
-                                return Holder(id: id, slot: slot, hasSameBytes: true)
-                            }
-                            if matches(slot) { return Holder(id: id, slot: slot, hasSameBytes: false) }
+                var bucket = Int(hash) & mask
+                while true {
+                    let head = buckets[bucket &* 2]
+                    if head == 0 { return nil }
+                    if UInt32(truncatingIfNeeded: head >> 32) == hash {
+                        let slot = Self.slot(head)
+                        let id = buckets[bucket &* 2 &+ 1]
+                        if tag != 0, holdsBytes(slot, tag: tag, key) {
+                            return Holder(id: id, slot: slot, hasSameBytes: true)
                         }
-                        bucket = (bucket &+ 1) & mask
+                        if matches(slot) { return Holder(id: id, slot: slot, hasSameBytes: false) }
                     }
+                    bucket = (bucket &+ 1) & mask
                 }
             }
         }
@@ -125,15 +121,17 @@ struct UniqueIndex: Sendable {
     /// ``probe(_:where:)`` just found, with no change to the index in between.
     mutating func insert(_ hash: UInt32, slot: Int, id: UInt64, value: AttributeValue, at bucket: Int) {
         precondition(slot >= 0 && slot < Int(UInt32.max), "a unique index holds slots below 2^32 - 1")
-        let start = entries.count
-        precondition(start < Int(UInt32.max), "a unique index holds entries of up to 2^32 - 1 words")
+        buckets[bucket &* 2] = UInt64(hash) << 32 | UInt64(slot &+ 1)
+        buckets[bucket &* 2 &+ 1] = id
         KeyBytes.with(value) { tag, key in
-            entries.append(UInt64(slot) | UInt64(tag) << 32)
-            entries.append(id)
+            guard tag != 0 else { return }
+            let start = keys.count
+            precondition(start < Int(UInt32.max), "a unique index keeps up to 2^32 - 2 words of keys")
+            keys.append(UInt64(tag))
             // The bytes a word at a time, the last one padded with zeros.
             var offset = 0
             while offset &+ 8 <= key.count {
-                entries.append(key.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                keys.append(key.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
                 offset &+= 8
             }
             if offset < key.count, let bytes = key.baseAddress {
@@ -141,111 +139,126 @@ struct UniqueIndex: Sendable {
                 withUnsafeMutableBytes(of: &last) { word in
                     word.baseAddress?.copyMemory(from: bytes + offset, byteCount: key.count &- offset)
                 }
-                entries.append(last)
+                keys.append(last)
             }
+            coverKeyStart(of: slot)
+            keyStarts[slot] = UInt32(start &+ 1)
         }
-        buckets[bucket] = UInt64(hash) << 32 | UInt64(start &+ 1)
         count += 1
-        if count &* 4 > buckets.count &* 3 { grow() }
+        if count &* 4 > (mask &+ 1) &* 3 { grow() }
     }
 
     /// Points the entry in `bucket` at the object `id` in `slot`, which holds a value equal to
     /// the entry's.
     ///
-    /// The entry keeps its bytes: they equal the new value's, or are another spelling of it,
-    /// which a probe settles through the rows.
+    /// The key record moves to the new slot with its bytes: they equal the new value's, or are
+    /// another spelling of it, which a probe settles through the rows.
     mutating func replace(at bucket: Int, slot: Int, id: UInt64) {
-        let start = Self.start(buckets[bucket])
-        entries[start] = entries[start] & 0xFFFF_FFFF_0000_0000 | UInt64(slot)
-        entries[start &+ 1] = id
+        let old = Self.slot(buckets[bucket &* 2])
+        buckets[bucket &* 2] = buckets[bucket &* 2] & 0xFFFF_FFFF_0000_0000 | UInt64(slot &+ 1)
+        buckets[bucket &* 2 &+ 1] = id
+        guard old != slot, old < keyStarts.count, keyStarts[old] != 0 else { return }
+        coverKeyStart(of: slot)
+        keyStarts[slot] = keyStarts[old]
+        keyStarts[old] = 0
     }
 
     /// Removes the entry of `hash` for `slot`, if there is one.
     mutating func remove(_ hash: UInt32, slot: Int) {
+        let wanted = UInt64(hash) << 32 | UInt64(slot &+ 1)
         var bucket = Int(hash) & mask
-        while true {
-            let bucketValue = buckets[bucket]
-            if bucketValue == 0 { return }
-            if UInt32(truncatingIfNeeded: bucketValue >> 32) == hash,
-                entries[Self.start(bucketValue)] & 0xFFFF_FFFF == UInt64(slot)
-            {
-                break
-            }
+        while buckets[bucket &* 2] != wanted {
+            if buckets[bucket &* 2] == 0 { return }
             bucket = (bucket &+ 1) & mask
         }
-        removedWords += Self.words(of: entries[Self.start(buckets[bucket])])
+        if slot < keyStarts.count, keyStarts[slot] != 0 {
+            let start = Int(keyStarts[slot]) &- 1
+            removedWords += 1 &+ (KeyBytes.byteCount(ofTag: UInt32(truncatingIfNeeded: keys[start])) &+ 7) / 8
+            keyStarts[slot] = 0
+        }
         // Shift back every later entry of the run that the hole would cut off from its home.
         var hole = bucket
         var next = (hole &+ 1) & mask
-        while buckets[next] != 0 {
-            let home = Int(truncatingIfNeeded: buckets[next] >> 32) & mask
+        while buckets[next &* 2] != 0 {
+            let home = Int(truncatingIfNeeded: buckets[next &* 2] >> 32) & mask
             // The entry may move into the hole unless its home lies after the hole, up to it.
             if (next &- home) & mask >= (next &- hole) & mask {
-                buckets[hole] = buckets[next]
+                buckets[hole &* 2] = buckets[next &* 2]
+                buckets[hole &* 2 &+ 1] = buckets[next &* 2 &+ 1]
                 hole = next
             }
             next = (next &+ 1) & mask
         }
-        buckets[hole] = 0
+        buckets[hole &* 2] = 0
+        buckets[hole &* 2 &+ 1] = 0
         count -= 1
-        if removedWords >= 64, removedWords &* 2 > entries.count { compact() }
+        if removedWords >= 64, removedWords &* 2 > keys.count { compact() }
     }
 
     /// Every entry: the slot, once each.
     var slots: [Int] {
-        buckets.compactMap { $0 == 0 ? nil : Int(truncatingIfNeeded: entries[Self.start($0)] & 0xFFFF_FFFF) }
+        stride(from: 0, to: buckets.count, by: 2).compactMap { buckets[$0] == 0 ? nil : Self.slot(buckets[$0]) }
     }
 
-    /// The words of ``entries`` in use, removed entries' included: for tests.
-    var entryWords: Int { entries.count }
+    /// The words of ``keys`` in use, removed records' included: for tests.
+    var keyWords: Int { keys.count }
 
-    /// Where the entry of a non-empty bucket starts in ``entries``.
+    /// Makes ``keyStarts`` long enough for `slot`, doubling its length at least: slots are
+    /// added one by one, and growing by one each time copied the array's tail each time.
     @inline(__always)
-    private static func start(_ bucketValue: UInt64) -> Int {
-        Int(truncatingIfNeeded: bucketValue & 0xFFFF_FFFF) &- 1
+    private mutating func coverKeyStart(of slot: Int) {
+        guard keyStarts.count <= slot else { return }
+        let length = Swift.max(slot &+ 1, keyStarts.count &* 2, 64)
+        keyStarts.append(contentsOf: repeatElement(0, count: length &- keyStarts.count))
     }
 
-    /// The words an entry takes, from its first word.
+    /// The slot in a non-empty bucket's first word.
     @inline(__always)
-    private static func words(of head: UInt64) -> Int {
-        2 &+ (KeyBytes.byteCount(ofTag: UInt32(truncatingIfNeeded: head >> 32)) &+ 7) / 8
+    private static func slot(_ head: UInt64) -> Int {
+        Int(truncatingIfNeeded: head & 0xFFFF_FFFF) &- 1
     }
 
-    /// Whether the bytes from word `start` of `entries` on are `key`'s.
+    /// Whether the key record of `slot` holds the bytes `key`, of the kind and count `tag`.
     @inline(__always)
-    private static func bytes(
-        in entries: UnsafeBufferPointer<UInt64>,
-        at start: Int,
-        equal key: UnsafeRawBufferPointer
-    ) -> Bool {
-        guard let keyBase = key.baseAddress, !key.isEmpty else { return true }
-        guard let base = entries.baseAddress, start &+ (key.count &+ 7) / 8 <= entries.count else { return false }
-        return memcmp(UnsafeRawPointer(base + start), keyBase, key.count) == 0
+    private func holdsBytes(_ slot: Int, tag: UInt32, _ key: UnsafeRawBufferPointer) -> Bool {
+        keyStarts.withUnsafeBufferPointer { starts in
+            guard slot < starts.count, starts[slot] != 0 else { return false }
+            let start = Int(starts[slot]) &- 1
+            return keys.withUnsafeBufferPointer { keys in
+                guard keys[start] == UInt64(tag) else { return false }
+                guard let keyBase = key.baseAddress, !key.isEmpty else { return true }
+                guard let base = keys.baseAddress, start &+ 1 &+ (key.count &+ 7) / 8 <= keys.count else {
+                    return false
+                }
+                return memcmp(UnsafeRawPointer(base + (start &+ 1)), keyBase, key.count) == 0
+            }
+        }
     }
 
     /// Doubles the buckets and places every entry again, from its stored hash bits.
     private mutating func grow() {
         let old = buckets
-        buckets = Array(repeating: 0, count: old.count &* 2)
-        mask = buckets.count &- 1
-        for bucketValue in old where bucketValue != 0 {
-            var bucket = Int(truncatingIfNeeded: bucketValue >> 32) & mask
-            while buckets[bucket] != 0 { bucket = (bucket &+ 1) & mask }
-            buckets[bucket] = bucketValue
+        mask = (mask &+ 1) &* 2 &- 1
+        buckets = Array(repeating: 0, count: (mask &+ 1) &* 2)
+        for index in stride(from: 0, to: old.count, by: 2) where old[index] != 0 {
+            var bucket = Int(truncatingIfNeeded: old[index] >> 32) & mask
+            while buckets[bucket &* 2] != 0 { bucket = (bucket &+ 1) & mask }
+            buckets[bucket &* 2] = old[index]
+            buckets[bucket &* 2 &+ 1] = old[index &+ 1]
         }
     }
 
-    /// Copies the live entries together, dropping the words of removed ones.
+    /// Copies the live key records together, dropping the words of removed ones.
     private mutating func compact() {
         var kept: [UInt64] = []
-        kept.reserveCapacity(entries.count &- removedWords)
-        for bucket in buckets.indices where buckets[bucket] != 0 {
-            let start = Self.start(buckets[bucket])
-            let words = Self.words(of: entries[start])
-            buckets[bucket] = buckets[bucket] & 0xFFFF_FFFF_0000_0000 | UInt64(kept.count &+ 1)
-            kept.append(contentsOf: entries[start..<(start &+ words)])
+        kept.reserveCapacity(keys.count &- removedWords)
+        for slot in keyStarts.indices where keyStarts[slot] != 0 {
+            let start = Int(keyStarts[slot]) &- 1
+            let words = 1 &+ (KeyBytes.byteCount(ofTag: UInt32(truncatingIfNeeded: keys[start])) &+ 7) / 8
+            keyStarts[slot] = UInt32(kept.count &+ 1)
+            kept.append(contentsOf: keys[start..<(start &+ words)])
         }
-        entries = kept
+        keys = kept
         removedWords = 0
     }
 }
