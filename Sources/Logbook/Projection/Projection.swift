@@ -127,7 +127,10 @@ package struct Projection: Sendable {
         withTable(table) { table in
             // Stored properties of `pointee`, not methods: a method call on it copies the table.
             let width = table.pointee.width
-            table.pointee.values.prefetch(from: slot &* width, count: width)
+            // The column in place: `withUnsafePointer(to:)` on it would copy it first.
+            guard let offset = MemoryLayout<EntityTable>.offset(of: \.values) else { return }
+            let column = (UnsafeRawPointer(table) + offset).assumingMemoryBound(to: ValueColumn.self)
+            ValueColumn.prefetch(in: column, from: slot &* width, count: width)
         }
     }
 

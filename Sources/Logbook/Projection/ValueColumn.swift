@@ -50,12 +50,18 @@ struct ValueColumn: Sendable {
     /// Starts loading the values from `index` on, `count` of them, into the cache without
     /// waiting for them (see ``Projection/prefetchValues(_:slot:)``); indexes past the end are
     /// ignored.
+    ///
+    /// Static, over a pointer to the column in place, whose storage it reads without retaining
+    /// it (the caller holds the column): read as a value, the column's storage was retained and
+    /// released around the two hints, two locked writes on a lookup's path.
     @inline(__always)
-    func prefetch(from index: Int, count: Int) {
-        guard index >= 0, count > 0, index &+ count <= storage.count else { return }
-        logbook_prefetch(UnsafeRawPointer(storage.base + index))
-        // The values span two lines where they cross a line's end.
-        logbook_prefetch(UnsafeRawPointer(storage.base + (index &+ count &- 1)))
+    static func prefetch(in column: UnsafePointer<ValueColumn>, from index: Int, count: Int) {
+        Unmanaged.passUnretained(column.pointee.storage)._withUnsafeGuaranteedRef { storage in
+            guard index >= 0, count > 0, index &+ count <= storage.count else { return }
+            logbook_prefetch(UnsafeRawPointer(storage.base + index))
+            // The values span two lines where they cross a line's end.
+            logbook_prefetch(UnsafeRawPointer(storage.base + (index &+ count &- 1)))
+        }
     }
 
     /// Whether the value at `index`, which must be below ``count``, equals `value`, as `==` says.
