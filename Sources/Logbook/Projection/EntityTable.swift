@@ -128,7 +128,8 @@ package struct EntityTable: Sendable {
         holderSlot(in: table, position, value, hash: hash)?.id
     }
 
-    /// ``holder(in:_:_:hash:)`` and the holder's slot.
+    /// ``holder(in:_:_:hash:)`` with the holder's slot, and whether the index's copy of the
+    /// holder's value has the very bytes of `value`.
     static func holderSlot(
         in table: UnsafePointer<EntityTable>,
         _ position: Int,
