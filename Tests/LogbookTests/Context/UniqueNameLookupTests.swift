@@ -14,14 +14,19 @@ struct UniqueNameLookupTests {
         try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name }))
     }
 
+    /// A store of `kind` holding `trips`, saved by a context that is gone by the time it returns,
+    /// so that the next context reopens the store on disk.
+    private func store(_ kind: StoreKind, saving trips: [Trip]) throws -> TestStore {
+        let store = TestStore(kind)
+        let context = ModelContext(try store.container())
+        for trip in trips { context.insert(trip) }
+        try context.save()
+        return store
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aNameSpelledDifferentlyFindsTheTripWithItsStoredSpelling(kind: StoreKind) throws {
-        let store = TestStore(kind)
-        do {
-            let context = ModelContext(try store.container())
-            context.insert(makeTrip(Self.precomposed, destination: "Paris"))
-            try context.save()
-        }
+        let store = try store(kind, saving: [makeTrip(Self.precomposed, destination: "Paris")])
         do {
             // The other spelling first, so that the trip is made from what it finds.
             let other = try trips(named: Self.decomposed, in: try store.reopenedContext())
@@ -39,13 +44,10 @@ struct UniqueNameLookupTests {
 
     @Test(arguments: StoreKind.allCases)
     func aNameLongerThanTheIndexKeepsIsFoundAndMerged(kind: StoreKind) throws {
-        let store = TestStore(kind)
-        do {
-            let context = ModelContext(try store.container())
-            context.insert(makeTrip(Self.long, destination: "Oslo"))
-            context.insert(makeTrip(Self.long + "!", destination: "Bergen"))
-            try context.save()
-        }
+        let store = try store(
+            kind,
+            saving: [makeTrip(Self.long, destination: "Oslo"), makeTrip(Self.long + "!", destination: "Bergen")]
+        )
         do {
             let reopened = try store.reopenedContext()
             #expect(try trips(named: Self.long, in: reopened).map(\.destination) == ["Oslo"])
@@ -63,13 +65,8 @@ struct UniqueNameLookupTests {
 
     @Test(arguments: StoreKind.allCases)
     func renamedAndDeletedTripsAreFoundOnlyByTheirCurrentNames(kind: StoreKind) throws {
-        let store = TestStore(kind)
         let names = (0..<300).map { "Trip number \($0) around the coast" }
-        do {
-            let context = ModelContext(try store.container())
-            for name in names { context.insert(makeTrip(name)) }
-            try context.save()
-        }
+        let store = try store(kind, saving: names.map { makeTrip($0) })
         do {
             let changing = try store.reopenedContext()
             for (number, name) in names.enumerated() where number % 3 != 0 {
