@@ -172,8 +172,7 @@ struct UniqueIndex: Sendable {
             bucket = (bucket &+ 1) & mask
         }
         if slot < keyStarts.count, keyStarts[slot] != 0 {
-            let start = Int(keyStarts[slot]) &- 1
-            removedWords += 1 &+ (KeyBytes.byteCount(ofTag: UInt32(truncatingIfNeeded: keys[start])) &+ 7) / 8
+            removedWords += recordWords(at: Int(keyStarts[slot]) &- 1)
             keyStarts[slot] = 0
         }
         // Shift back every later entry of the run that the hole would cut off from its home.
@@ -210,6 +209,11 @@ struct UniqueIndex: Sendable {
         guard keyStarts.count <= slot else { return }
         let length = Swift.max(slot &+ 1, keyStarts.count &* 2, 64)
         keyStarts.append(contentsOf: repeatElement(0, count: length &- keyStarts.count))
+    }
+
+    /// The words of the key record starting at `start` in ``keys``: its tag word and its bytes.
+    private func recordWords(at start: Int) -> Int {
+        1 &+ (KeyBytes.byteCount(ofTag: UInt32(truncatingIfNeeded: keys[start])) &+ 7) / 8
     }
 
     /// The slot in a non-empty bucket's first word.
@@ -254,7 +258,7 @@ struct UniqueIndex: Sendable {
         kept.reserveCapacity(keys.count &- removedWords)
         for slot in keyStarts.indices where keyStarts[slot] != 0 {
             let start = Int(keyStarts[slot]) &- 1
-            let words = 1 &+ (KeyBytes.byteCount(ofTag: UInt32(truncatingIfNeeded: keys[start])) &+ 7) / 8
+            let words = recordWords(at: start)
             keyStarts[slot] = UInt32(kept.count &+ 1)
             kept.append(contentsOf: keys[start..<(start &+ words)])
         }
