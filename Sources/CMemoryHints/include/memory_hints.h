@@ -8,4 +8,10 @@ static inline void logbook_prefetch(const void *address) {
     __builtin_prefetch(address, 0, 3);
 }
 
+/// As `logbook_prefetch`, for a line the caller is about to write: a reference count it is
+/// about to change, for example.
+static inline void logbook_prefetch_for_write(const void *address) {
+    __builtin_prefetch(address, 1, 3);
+}
+
 #endif

@@ -108,4 +108,50 @@ struct ValueColumnTests {
         }
         #expect(released.load(ordering: .relaxed) == 2, "dropping the columns releases what they held")
     }
+
+    /// A column that goes away releases every value once, whatever kind of string sits around
+    /// it: small, literal, and native ones, whose objects it asks for ahead of releasing them.
+    @Test func droppingALargeColumnReleasesEveryValueBetweenStringsOfEveryKind() {
+        let released = Atomic(0)
+        func trackedData() -> AttributeValue {
+            let bytes = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 8)
+            return .data(
+                Data(
+                    bytesNoCopy: bytes,
+                    count: 16,
+                    deallocator: .custom { pointer, _ in
+                        pointer.deallocate()
+                        released.add(1, ordering: .relaxed)
+                    }
+                )
+            )
+        }
+        let strings: [String] = [
+            "Lisbon",
+            "a literal string longer than fifteen bytes",
+            String(repeating: "Sintra ", count: 5),
+            String(decoding: Array("decoded from bytes, long enough to be native".utf8), as: UTF8.self),
+            String("a substring made into a string of its own".dropFirst(2)),
+            "",
+        ]
+        var stringsAdded: [String] = []
+        do {
+            var column = ValueColumn()
+            for position in 0..<3_000 {
+                if position % 3 == 0 {
+                    column.append(trackedData())
+                } else {
+                    let string = strings[position % strings.count] + (position % 2 == 0 ? "" : " #\(position)")
+                    stringsAdded.append(string)
+                    column.append(.string(string))
+                }
+            }
+            #expect(column.count == 3_000)
+            #expect(column[2] == .string(stringsAdded[1]))
+        }
+        #expect(released.load(ordering: .relaxed) == 1_000, "every value is released once")
+        // The strings the column held are still whole in their other owner.
+        #expect(stringsAdded.count == 2_000)
+        #expect(stringsAdded[1] == strings[2 % strings.count])
+    }
 }
