@@ -29,6 +29,26 @@ struct ValueColumnTests {
         #expect((20_000..<20_005).allSatisfy { column[$0] == .null })
     }
 
+    /// A column past the size whose pages it maps ahead, 8 MiB of values, grown a slot at a
+    /// time and then in one large step, keeps every value, and its copy keeps its own.
+    @Test func aColumnLargerThanItsMappedChunksKeepsEveryValue() {
+        var column = ValueColumn()
+        let count = 800_000
+        for index in 0..<count {
+            column.appendNulls(1)
+            if index.isMultiple(of: 1_000) { column[index] = .int(Int64(index)) }
+        }
+        let copy = column
+        column.appendNulls(600_000)
+        column[count + 599_999] = .string("the last value of a long column")
+        #expect(column.count == count + 600_000)
+        #expect(copy.count == count)
+        #expect((0..<count).allSatisfy { column[$0] == (($0).isMultiple(of: 1_000) ? .int(Int64($0)) : .null) })
+        #expect(column[count + 599_999] == .string("the last value of a long column"))
+        #expect(column[count + 599_998] == .null)
+        #expect(copy[count - 1_000] == .int(Int64(count - 1_000)))
+    }
+
     /// The comparison in place that a lookup by unique value makes answers as `==` does: strings
     /// by canonical equivalence, and a value of another kind never equal.
     @Test func aValueComparedInPlaceEqualsWhatEqualityGives() {
