@@ -21,6 +21,8 @@ final class Store: Sendable {
         var generation: UInt64 = 0
         /// What commits produced, for a store that captures instead of writing.
         var captured: [EventEnvelope] = []
+        /// The inserts of the last batch, emptied, for the next save to record into.
+        var spareInserts: DirectInserts?
     }
 
     /// What a replay found besides the objects.
@@ -248,7 +250,7 @@ final class Store: Sendable {
     /// encoded from the same values, and the other events, which follow them in the log.
     struct PreparedBatch {
         /// The inserts.
-        let inserts = DirectInserts()
+        let inserts: DirectInserts
         /// The events that follow the inserts.
         var events: [Event] = []
 
@@ -272,7 +274,7 @@ final class Store: Sendable {
         return try state.withLock { state throws -> Commit in
             var nextIdentifier = state.projection.nextIdentifier
             let schemaNumber = state.currentSchemaNumber ?? state.lastSchemaNumber + 1
-            var batch = PreparedBatch()
+            var batch = PreparedBatch(inserts: state.spareInserts.take() ?? DirectInserts())
             // The schema record, when the batch begins a schema, goes first.
             let schemaRecord: EventEnvelope? =
                 state.currentSchemaNumber != nil
@@ -289,7 +291,10 @@ final class Store: Sendable {
                     )
                 )
             try build(state.projection, &nextIdentifier, schemaNumber, &batch)
-            guard !batch.isEmpty else { return Commit(survivors: [:], sequences: nil, generation: state.generation) }
+            guard !batch.isEmpty else {
+                state.spareInserts = batch.inserts
+                return Commit(survivors: [:], sequences: nil, generation: state.generation)
+            }
             var sequences: ClosedRange<UInt64>?
             // A large batch is encoded here, then appended (compressed, written and flushed) on
             // another thread while this one applies it to the projection; see
@@ -361,6 +366,10 @@ final class Store: Sendable {
             }
             state.projection.nextIdentifier = max(state.projection.nextIdentifier, nextIdentifier)
             if let sequences { state.projection.lastSequence = sequences.upperBound }
+            if inserts.heads.count <= Self.spareInsertsLimit {
+                inserts.removeAll()
+                state.spareInserts = inserts
+            }
             state.generation += 1
             published.store(state.generation, ordering: .releasing)
             return Commit(survivors: survivors, sequences: sequences, generation: state.generation)
@@ -396,6 +405,9 @@ final class Store: Sendable {
     /// the projection applies it. A smaller batch is appended first: handing it to another
     /// thread would cost more than the two threads save.
     static let overlappedAppendInserts = 128
+
+    /// The most inserts a batch may hold for its emptied arrays to be kept for the next save.
+    static let spareInsertsLimit = 65_536
 
     /// What a commit changes in the state besides the projection, kept to undo it.
     private struct Restorable {

@@ -70,6 +70,15 @@ package final class DirectInserts: @unchecked Sendable {
         values.withUnsafeBufferPointer { body($0) }
     }
 
+    /// Forgets every insert, keeping the arrays' memory for the next batch.
+    func removeAll() {
+        heads.removeAll(keepingCapacity: true)
+        attributeIndexes.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        references.removeAll(keepingCapacity: true)
+        open = nil
+    }
+
     /// Drops the insert being recorded, as if it had never begun.
     func cancel() {
         guard let open else { return }

@@ -218,6 +218,49 @@ struct SaveSemanticsTests {
         _ = first
     }
 
+    /// A save records into the emptied arrays of the save before it: a large save, then a small
+    /// one, then a failed one and its retry (both large enough to be appended on another
+    /// thread) each write exactly their own inserts.
+    @Test func savesOfEverySizeAfterEachOtherWriteOnlyTheirOwnInserts() throws {
+        let store = TestStore(.disk)
+        let syscalls = FaultySyscalls()
+        var configuration = ModelConfiguration(url: store.url)
+        configuration.syscalls = syscalls
+        do {
+            let context = ModelContext(try ModelContainer(for: Trip.self, configurations: configuration))
+            for number in 0..<100 {
+                let trip = makeTrip("Large \(number)", destination: "Lisbon \(number) with a long name")
+                context.insert(trip)
+                trip.bucketList?.append(makeItem("Item \(number)"))
+            }
+            try context.save()
+            context.insert(makeTrip("Small", destination: "Porto"))
+            try context.save()
+            for number in 0..<70 {
+                let trip = makeTrip("Retried \(number)", destination: "Faro")
+                context.insert(trip)
+                trip.bucketList?.append(makeItem("Retried item \(number)"))
+            }
+            syscalls.inject(.fail(.noSpace), on: .pwrite)
+            #expect(throws: LogbookError.self) { try context.save() }
+            try context.save()
+        }
+        let context = try store.reopenedContext()
+        let trips = try context.fetch(FetchDescriptor<Trip>())
+        #expect(trips.count == 171)
+        let byName = Dictionary(uniqueKeysWithValues: trips.map { ($0.name, $0) })
+        #expect(byName["Large 42"]?.destination == "Lisbon 42 with a long name")
+        #expect(byName["Large 42"]?.bucketList?.map(\.title) == ["Item 42"])
+        #expect(byName["Small"]?.destination == "Porto")
+        #expect(byName["Small"]?.bucketList?.isEmpty == true)
+        #expect(byName["Retried 69"]?.bucketList?.map(\.title) == ["Retried item 69"])
+        #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 170)
+        #expect(
+            trips.allSatisfy { trip in trip.bucketList?.allSatisfy { $0.trip === trip } ?? true },
+            "every item belongs to its own trip"
+        )
+    }
+
     @Test func aFailedWriteLeavesTheStoreAsItWasAndTheChangesPending() throws {
         let store = TestStore(.disk)
         let syscalls = FaultySyscalls()
