@@ -16,6 +16,12 @@ struct InsertedModels {
     /// The models, in insertion order.
     var models: [any PersistentModel] { slots.compactMap { $0 } }
 
+    /// Appends the models, in insertion order, to `models`.
+    func appendModels(to models: inout [any PersistentModel]) {
+        models.reserveCapacity(models.count + count)
+        for case let model? in slots { models.append(model) }
+    }
+
     /// Whether this context holds `model` as inserted.
     func contains(_ model: any PersistentModel) -> Bool {
         let index = Int(model.inPlace { $0.insertionIndex })

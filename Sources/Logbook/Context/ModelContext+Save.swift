@@ -22,7 +22,14 @@ extension ModelContext {
             return
         }
         let deletions = try deletionClosure()
-        let inserts = inserted.models
+        var inserts: [any PersistentModel] = []
+        swap(&inserts, &scratchInserts)
+        inserted.appendModels(to: &inserts)
+        defer {
+            // Emptied before it is kept: the list must not keep the models alive.
+            inserts.removeAll(keepingCapacity: true)
+            swap(&inserts, &scratchInserts)
+        }
         let changes = dirty.values.filter { deletions[ObjectIdentifier($0)] == nil && $0.hasChanges }
         // Most schemas set no counts: then no model needs looking at.
         if store.hasCountLimits { try validateCounts(inserts + changes) }

@@ -118,6 +118,9 @@ public final class ModelContext {
     /// The models made for the last relationship loaded, before they become an array of the
     /// target type; kept and taken out like ``scratchValues``.
     @exclusivity(unchecked) var scratchModels: [AnyObject] = []
+    /// The models a save inserts, kept empty with its capacity between saves and taken out by
+    /// the save: listing a large save's inserts into a new array faulted its pages in anew.
+    @exclusivity(unchecked) var scratchInserts: [any PersistentModel] = []
     /// The store generation the registered objects reflect.
     var seenGeneration: UInt64
     /// The mapping of each model type used so far, by the type's identity: a schema has a
