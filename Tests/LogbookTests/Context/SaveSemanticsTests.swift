@@ -224,10 +224,8 @@ struct SaveSemanticsTests {
     @Test func savesOfEverySizeAfterEachOtherWriteOnlyTheirOwnInserts() throws {
         let store = TestStore(.disk)
         let syscalls = FaultySyscalls()
-        var configuration = ModelConfiguration(url: store.url)
-        configuration.syscalls = syscalls
         do {
-            let context = ModelContext(try ModelContainer(for: Trip.self, configurations: configuration))
+            let context = try contextWritingThrough(syscalls, store)
             for number in 0..<100 {
                 let trip = makeTrip("Large \(number)", destination: "Lisbon \(number) with a long name")
                 context.insert(trip)
@@ -264,10 +262,8 @@ struct SaveSemanticsTests {
     @Test func aFailedWriteLeavesTheStoreAsItWasAndTheChangesPending() throws {
         let store = TestStore(.disk)
         let syscalls = FaultySyscalls()
-        var configuration = ModelConfiguration(url: store.url)
-        configuration.syscalls = syscalls
         do {
-            let context = ModelContext(try ModelContainer(for: Trip.self, configurations: configuration))
+            let context = try contextWritingThrough(syscalls, store)
             context.insert(makeTrip("First"))
             try context.save()
             let before = try storeBytes(store.url)
@@ -335,4 +331,11 @@ func loggedEvents(_ url: URL) throws -> [Event] {
         for index in 0..<batch.count { events.append(try EventCodec.decode(batch.event(at: index)).event) }
     }
     return events
+}
+
+/// A context of a container of SampleTrips V3 on `store` whose writes go through `syscalls`.
+private func contextWritingThrough(_ syscalls: FaultySyscalls, _ store: TestStore) throws -> ModelContext {
+    var configuration = ModelConfiguration(url: store.url)
+    configuration.syscalls = syscalls
+    return ModelContext(try ModelContainer(for: Trip.self, configurations: configuration))
 }

@@ -100,52 +100,26 @@ struct ValueColumnTests {
     }
 
     @Test func valuesAreReleasedWhenOverwrittenAndWhenTheColumnGoesAway() {
-        let released = Atomic(0)
-        func trackedData() -> AttributeValue {
-            let bytes = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 8)
-            return .data(
-                Data(
-                    bytesNoCopy: bytes,
-                    count: 64,
-                    deallocator: .custom { pointer, _ in
-                        pointer.deallocate()
-                        released.add(1, ordering: .relaxed)
-                    }
-                )
-            )
-        }
+        let released = ReleaseCounter()
         do {
             var column = ValueColumn()
-            column.append(trackedData())
-            column.append(trackedData())
+            column.append(released.trackedData())
+            column.append(released.trackedData())
             column.appendNulls(1_000)
             column[0] = .null
-            #expect(released.load(ordering: .relaxed) == 1, "the overwritten value is released")
+            #expect(released.count == 1, "the overwritten value is released")
             let copy = column
             column[1] = .null
-            #expect(released.load(ordering: .relaxed) == 1, "the copy still holds the second value")
+            #expect(released.count == 1, "the copy still holds the second value")
             #expect(copy[1] != .null)
         }
-        #expect(released.load(ordering: .relaxed) == 2, "dropping the columns releases what they held")
+        #expect(released.count == 2, "dropping the columns releases what they held")
     }
 
     /// A column that goes away releases every value once, whatever kind of string sits around
     /// it: small, literal, and native ones, whose objects it asks for ahead of releasing them.
     @Test func droppingALargeColumnReleasesEveryValueBetweenStringsOfEveryKind() {
-        let released = Atomic(0)
-        func trackedData() -> AttributeValue {
-            let bytes = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 8)
-            return .data(
-                Data(
-                    bytesNoCopy: bytes,
-                    count: 16,
-                    deallocator: .custom { pointer, _ in
-                        pointer.deallocate()
-                        released.add(1, ordering: .relaxed)
-                    }
-                )
-            )
-        }
+        let released = ReleaseCounter()
         let strings: [String] = [
             "Lisbon",
             "a literal string longer than fifteen bytes",
@@ -159,7 +133,7 @@ struct ValueColumnTests {
             var column = ValueColumn()
             for position in 0..<3_000 {
                 if position % 3 == 0 {
-                    column.append(trackedData())
+                    column.append(released.trackedData())
                 } else {
                     let string = strings[position % strings.count] + (position % 2 == 0 ? "" : " #\(position)")
                     stringsAdded.append(string)
@@ -169,9 +143,32 @@ struct ValueColumnTests {
             #expect(column.count == 3_000)
             #expect(column[2] == .string(stringsAdded[1]))
         }
-        #expect(released.load(ordering: .relaxed) == 1_000, "every value is released once")
+        #expect(released.count == 1_000, "every value is released once")
         // The strings the column held are still whole in their other owner.
         #expect(stringsAdded.count == 2_000)
         #expect(stringsAdded[1] == strings[2 % strings.count])
+    }
+}
+
+/// Makes `Data` values that count their releases.
+private final class ReleaseCounter: Sendable {
+    private let released = Atomic(0)
+
+    /// The number of values made here that were released.
+    var count: Int { released.load(ordering: .relaxed) }
+
+    /// A value holding bytes of its own, whose release this counter counts.
+    func trackedData() -> AttributeValue {
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 8)
+        return .data(
+            Data(
+                bytesNoCopy: bytes,
+                count: 16,
+                deallocator: .custom { [self] pointer, _ in
+                    pointer.deallocate()
+                    released.add(1, ordering: .relaxed)
+                }
+            )
+        )
     }
 }
