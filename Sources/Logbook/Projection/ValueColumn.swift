@@ -165,7 +165,8 @@ struct ValueColumn: Sendable {
         /// The strings of a large column sit all over the heap, and nothing has read most of
         /// them for a while: released one after the other, each waited for its cache miss
         /// before the next began. Releasing SampleTrips-100k's projection, a million strings,
-        /// took about 47 ms of the thread that let go of its container.
+        /// took 48–56 ms of the thread that let go of its container; with the objects asked for
+        /// 64 values ahead, 22–23 ms.
         private static func release(_ base: UnsafeMutablePointer<AttributeValue>, count: Int) {
             let distance = 64
             for index in 0..<count {
