@@ -264,7 +264,13 @@ extension ModelContext {
             var values: [AttributeValue] = []
             try table.values.withUnsafeBufferPointer { rows in
                 let width = table.width
-                for (id, slot) in objects {
+                for (index, (id, slot)) in objects.enumerated() {
+                    // The strings of the row a few objects ahead, which nothing may have read
+                    // since the store was opened: each copy into a model retains them.
+                    if index &+ Self.rowsAhead < objects.count, let base = rows.baseAddress {
+                        let ahead = objects[index &+ Self.rowsAhead].slot &* width
+                        AttributeValue.prefetchStringObjects(from: base + ahead, count: width)
+                    }
                     let model = try materialize(
                         T.self,
                         id,
@@ -287,6 +293,9 @@ extension ModelContext {
         for case let model as T in inserted.models { models.append(model) }
         return (models, false, false)
     }
+
+    /// How many objects ahead a fetch of every object asks for the strings of their rows.
+    static let rowsAhead = 8
 
     /// The registered object of a stored model, created from its row when needed.
     func materialize<T: PersistentModel>(_ type: T.Type, _ id: UInt64, mapping: EntityMapping) throws -> T? {

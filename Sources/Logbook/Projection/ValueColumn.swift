@@ -170,22 +170,11 @@ struct ValueColumn: Sendable {
         private static func release(_ base: UnsafeMutablePointer<AttributeValue>, count: Int) {
             let distance = 64
             for index in 0..<count {
-                if index &+ distance < count { prefetchStringObject(of: base + (index &+ distance)) }
+                if index &+ distance < count {
+                    AttributeValue.prefetchStringObject(at: base + (index &+ distance), forWriting: true)
+                }
                 (base + index).deinitialize(count: 1)
             }
-        }
-
-        /// Starts loading the object of a string the value holds, if it holds a string with
-        /// one. A hint: nothing is read, and a wrong address costs only the hint.
-        @inline(__always)
-        private static func prefetchStringObject(of value: UnsafeMutablePointer<AttributeValue>) {
-            guard case .string = value.pointee else { return }
-            // A `String` is two words; the second holds its object's address under four bits
-            // that say what kind of string it is, all zero for a native one that owns its bytes
-            // (small strings keep their bytes here, literals point at constant memory).
-            let bits = UnsafeRawPointer(value).load(fromByteOffset: MemoryLayout<UInt>.stride, as: UInt.self)
-            guard bits >> 60 == 0, let object = UnsafeRawPointer(bitPattern: bits) else { return }
-            logbook_prefetch_for_write(object)
         }
 
         /// A storage of its own holding copies of the values.
