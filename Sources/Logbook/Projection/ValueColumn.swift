@@ -145,9 +145,6 @@ struct ValueColumn: Sendable {
         private(set) var base: UnsafeMutablePointer<AttributeValue>
         var count = 0
         private var capacity: Int
-        /// The values below this index are on pages that are mapped already, or that are not
-        /// worth mapping ahead (see ``populate(toHold:)``).
-        private var populated = 0
 
         init(capacity: Int) {
             precondition(_isBitwiseTakable(AttributeValue.self), "realloc may only move bitwise-movable values")
@@ -189,30 +186,6 @@ struct ValueColumn: Sendable {
         @inline(__always)
         func reserve(_ needed: Int) {
             if needed > capacity { grow(needed) }
-            if needed > populated { populate(toHold: needed) }
-        }
-
-        /// The number of values whose pages a column maps in one call: 8 MiB of them.
-        private static let populationChunk = (8 << 20) / MemoryLayout<AttributeValue>.stride
-
-        /// Maps the pages of the next ``populationChunk`` values at once (``populatePages(_:bytes:)``),
-        /// once the column is large.
-        ///
-        /// A large block that `realloc` grows gets its new pages unmapped: each 4 KiB the column
-        /// then filled stopped for a page fault, 10–11% of the time of saving SampleTrips-100k
-        /// with the faults of everything else. Mapped 8 MiB at a time, the faults and the
-        /// mapping take 8% of it. Only a chunk ahead is mapped, not the whole of a doubled
-        /// block, which may never be filled and would count towards the process's memory.
-        private func populate(toHold needed: Int) {
-            guard capacity >= Self.populationChunk else {
-                // A small block comes from the heap, most of it mapped already.
-                populated = capacity
-                return
-            }
-            let end = min(capacity, max(needed, count &+ Self.populationChunk))
-            let stride = MemoryLayout<AttributeValue>.stride
-            populatePages(UnsafeMutableRawPointer(base + count), bytes: (end &- count) &* stride)
-            populated = end
         }
 
         private func grow(_ needed: Int) {

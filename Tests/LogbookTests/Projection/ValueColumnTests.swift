@@ -29,9 +29,9 @@ struct ValueColumnTests {
         #expect((20_000..<20_005).allSatisfy { column[$0] == .null })
     }
 
-    /// A column past the size whose pages it maps ahead, 8 MiB of values, grown a slot at a
-    /// time and then in one large step, keeps every value, and its copy keeps its own.
-    @Test func aColumnLargerThanItsMappedChunksKeepsEveryValue() {
+    /// A column of over a million values, grown a slot at a time and then in one large step,
+    /// keeps every value, and its copy keeps its own.
+    @Test func aLargeColumnGrownSlotBySlotAndAtOnceKeepsEveryValue() {
         var column = ValueColumn()
         let count = 800_000
         for index in 0..<count {
