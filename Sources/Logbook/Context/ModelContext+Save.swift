@@ -26,8 +26,9 @@ extension ModelContext {
         swap(&inserts, &scratchInserts)
         inserted.appendModels(to: &inserts)
         defer {
-            // Emptied before it is kept: the list must not keep the models alive.
-            inserts.removeAll(keepingCapacity: true)
+            // Emptied before it is kept: the list must not keep the models alive. The list of a
+            // very large save is let go of rather than kept.
+            inserts.removeAll(keepingCapacity: inserts.capacity <= Store.spareInsertsLimit)
             swap(&inserts, &scratchInserts)
         }
         let changes = dirty.values.filter { deletions[ObjectIdentifier($0)] == nil && $0.hasChanges }

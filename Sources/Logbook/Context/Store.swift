@@ -406,8 +406,9 @@ final class Store: Sendable {
     /// thread would cost more than the two threads save.
     static let overlappedAppendInserts = 128
 
-    /// The most inserts a batch may hold for its emptied arrays to be kept for the next save.
-    static let spareInsertsLimit = 65_536
+    /// The most inserts a batch may hold for its emptied arrays to be kept for the next save:
+    /// about 180 bytes each, so that a store keeps at most about 3 MB for it after a large save.
+    static let spareInsertsLimit = 16_384
 
     /// What a commit changes in the state besides the projection, kept to undo it.
     private struct Restorable {

@@ -259,6 +259,23 @@ struct SaveSemanticsTests {
         )
     }
 
+    /// The arrays a save keeps for the next one are those of a batch of moderate size: after a
+    /// save of more inserts than that, the store and the context keep nothing of it.
+    @Test func onlyTheArraysOfAModerateSaveAreKeptForTheNext() throws {
+        let context = ModelContext(
+            try ModelContainer(for: Trip.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        )
+        for number in 0..<10 { context.insert(makeTrip("Moderate \(number)")) }
+        try context.save()
+        #expect(context.store.read { $0.spareInserts != nil })
+        #expect(context.scratchInserts.isEmpty && context.scratchInserts.capacity >= 10)
+        for number in 0...Store.spareInsertsLimit { context.insert(makeTrip("Large \(number)")) }
+        try context.save()
+        #expect(context.store.read { $0.spareInserts == nil })
+        #expect(context.scratchInserts.capacity < Store.spareInsertsLimit)
+        #expect(try context.fetchCount(FetchDescriptor<Trip>()) == Store.spareInsertsLimit + 11)
+    }
+
     @Test func aFailedWriteLeavesTheStoreAsItWasAndTheChangesPending() throws {
         let store = TestStore(.disk)
         let syscalls = FaultySyscalls()
