@@ -119,7 +119,8 @@ public final class ModelContext {
     /// target type; kept and taken out like ``scratchValues``.
     @exclusivity(unchecked) var scratchModels: [AnyObject] = []
     /// The models a save inserts, kept empty with its capacity between saves and taken out by
-    /// the save: listing a large save's inserts into a new array faulted its pages in anew.
+    /// the save: listing a large save's inserts into a new array faulted its pages in anew. The
+    /// list of a save of more than ``Store/spareInsertsLimit`` inserts is not kept.
     @exclusivity(unchecked) var scratchInserts: [any PersistentModel] = []
     /// The store generation the registered objects reflect.
     var seenGeneration: UInt64
