@@ -14,7 +14,11 @@ struct InsertedModels {
     var isEmpty: Bool { count == 0 }
 
     /// The models, in insertion order.
-    var models: [any PersistentModel] { slots.compactMap { $0 } }
+    var models: [any PersistentModel] {
+        var models: [any PersistentModel] = []
+        appendModels(to: &models)
+        return models
+    }
 
     /// Appends the models, in insertion order, to `models`.
     func appendModels(to models: inout [any PersistentModel]) {

@@ -167,9 +167,7 @@ struct ValueColumn: Sendable {
         private static func release(_ base: UnsafeMutablePointer<AttributeValue>, count: Int) {
             let distance = 64
             for index in 0..<count {
-                if index &+ distance < count {
-                    AttributeValue.prefetchStringObject(at: base + (index &+ distance), forWriting: true)
-                }
+                if index &+ distance < count { AttributeValue.prefetchStringObject(at: base + (index &+ distance)) }
                 (base + index).deinitialize(count: 1)
             }
         }
