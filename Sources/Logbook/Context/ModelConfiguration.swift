@@ -55,6 +55,9 @@ public struct ModelConfiguration: Sendable {
     public var segmentSize: Int = 64 << 20
     /// The system-call layer; tests replace it to inject faults.
     package var syscalls: any Syscalls = PosixSyscalls()
+    /// The most bytes one table's attribute values may take in memory: growing past it fails
+    /// as an allocation the system refuses. Tests lower it to make one store run out of memory.
+    package var valueBytesLimit = Int.max
 
     /// A store in the directory at `url`.
     ///

@@ -108,6 +108,7 @@ final class Store: Sendable {
         self.logger = configuration.logger
         self.allowsSave = configuration.allowsSave
         var state = State(projection: Projection(schema: schema, history: history))
+        state.projection.valueBytesLimit = configuration.valueBytesLimit
         self.insertNames = InsertNames(state.projection)
         if configuration.isStoredInMemoryOnly {
             self.sink = .memory
@@ -178,27 +179,36 @@ final class Store: Sendable {
                     reader,
                     through: last,
                     predecoder: InsertPredecoder.forReplay(of: state.projection, decodingAhead),
-                    predecoded: { state.projection.applyInsert($1, at: $2, sequence: $0, takingValues: true) },
+                    predecoded: { state.projection.applyInsert($1, at: $2, sequence: $0, takingValues: true) != nil },
                     shortcut: { state.projection.applyInsert($1, sequence: $0) },
                     { sequence, envelope in
-                        apply(envelope, to: &state, &replayed)
+                        try apply(envelope, to: &state, &replayed)
                         state.projection.lastSequence = sequence
                     }
                 )
-            } catch let error as LogbookError {
+            } catch var error as LogbookError {
+                if error.code == .outOfMemory {
+                    // Every event before the one that failed set the last sequence number.
+                    error.path = error.path ?? reader.directory
+                    error.sequence = error.sequence ?? state.projection.lastSequence + 1
+                }
                 throw error
             } catch {
-                preconditionFailure("replay's closure throws nothing: \(error)")
+                preconditionFailure("replay's closures throw only LogbookError: \(error)")
             }
         }
-        for envelope in pending { apply(envelope, to: &state, &replayed) }
+        for envelope in pending { try apply(envelope, to: &state, &replayed) }
         noteCurrentSchema(replayed, in: &state, fingerprint: fingerprint)
         return replayed
     }
 
     /// Applies one replayed event: schema records and markers to `replayed`, changes to the
     /// projection.
-    private static func apply(_ envelope: EventEnvelope, to state: inout State, _ replayed: inout Replayed) {
+    private static func apply(
+        _ envelope: EventEnvelope,
+        to state: inout State,
+        _ replayed: inout Replayed
+    ) throws(LogbookError) {
         switch envelope.event {
         case .schema(let record):
             replayed.latest = record
@@ -207,7 +217,7 @@ final class Store: Sendable {
         case .migration(let marker):
             replayed.markers.append(marker)
         default:
-            state.projection.apply(envelope.event)
+            try state.projection.apply(envelope.event)
         }
     }
 
@@ -221,10 +231,13 @@ final class Store: Sendable {
     /// Applies events that follow the ones this store replayed: the batches of a migration's
     /// stages, before they are appended, to the final store that replayed the log while the
     /// stages ran. The result is the state a replay of the log followed by `pending` gives.
-    func replay(pending: [EventEnvelope]) {
-        state.withLock { state in
+    ///
+    /// - Throws: ``LogbookError/Code/outOfMemory`` when a table's values cannot grow; the events
+    ///   before the failing one are applied, and the store must not be used any further.
+    func replay(pending: [EventEnvelope]) throws(LogbookError) {
+        try state.withLock { state throws(LogbookError) in
             var replayed = Replayed()
-            for envelope in pending { Self.apply(envelope, to: &state, &replayed) }
+            for envelope in pending { try Self.apply(envelope, to: &state, &replayed) }
             Self.noteCurrentSchema(replayed, in: &state, fingerprint: fingerprint)
         }
     }
@@ -295,6 +308,9 @@ final class Store: Sendable {
                 state.spareInserts = batch.inserts
                 return Commit(survivors: [:], sequences: nil, generation: state.generation)
             }
+            // The room the batch takes in the projection, before the batch is written: a failure
+            // here fails the save with nothing written, and applying it below allocates no values.
+            try state.projection.reserveRoom(for: batch.inserts, batch.events)
             var sequences: ClosedRange<UInt64>?
             // A large batch is encoded here, then appended (compressed, written and flushed) on
             // another thread while this one applies it to the projection; see
@@ -349,11 +365,16 @@ final class Store: Sendable {
             // retained every string once more and released it again when the batch was dropped.
             for index in inserts.heads.indices {
                 let id = inserts.heads[index].id
-                let survivor = state.projection.applyInsert(inserts, at: index, sequence: nil, takingValues: true)
+                let survivor = state.projection.applyInsertWithRoom(
+                    inserts,
+                    at: index,
+                    sequence: nil,
+                    takingValues: true
+                )
                 if id != survivor { survivors[id] = survivor }
             }
             for event in batch.events {
-                _ = state.projection.apply(event)
+                state.projection.applyWithRoom(event)
             }
             if let appending {
                 do {
@@ -433,6 +454,7 @@ final class Store: Sendable {
     /// every later append; the error is logged.
     private func restore(_ state: inout State, before: Restorable, log: EventLog, firstSequence: UInt64) {
         var fresh = State(projection: Projection(schema: schema, history: history))
+        fresh.projection.valueBytesLimit = state.projection.valueBytesLimit
         do throws(LogbookError) {
             _ = try Self.replay(log.reader(), through: firstSequence - 1, into: &fresh, fingerprint: fingerprint)
         } catch {

@@ -46,6 +46,7 @@ public struct LogbookError: Error, Sendable, CustomStringConvertible {
             case saveNotAllowed
             case validationFailed
             case migrationFailed
+            case outOfMemory
         }
 
         private let value: Value
@@ -82,6 +83,10 @@ public struct LogbookError: Error, Sendable, CustomStringConvertible {
         public static let validationFailed = Code(.validationFailed)
         /// A migration stage failed; the store is left at its old version.
         public static let migrationFailed = Code(.migrationFailed)
+        /// The memory for a table's attribute values could not be allocated. A save that fails
+        /// this way wrote nothing and leaves its changes pending; an open that fails this way
+        /// changed nothing on disk.
+        public static let outOfMemory = Code(.outOfMemory)
 
         public var description: String { value.rawValue }
 
@@ -159,6 +164,8 @@ extension LogbookError {
     public static let validationFailed = Code.validationFailed
     /// See ``Code/migrationFailed``.
     public static let migrationFailed = Code.migrationFailed
+    /// See ``Code/outOfMemory``.
+    public static let outOfMemory = Code.outOfMemory
 
     /// An error for a failed system call, naming the call and the path.
     static func system(_ call: String, path: String, _ errno: Errno, offset: Int64? = nil) -> LogbookError {

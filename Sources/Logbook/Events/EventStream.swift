@@ -20,13 +20,19 @@ package enum EventStream {
 
     /// ``forEach(_:from:through:shortcut:_:)`` for a replay: the inserts `predecoder` takes are
     /// decoded on the thread that reads the batches, and handed to `predecoded` with their
-    /// sequence number, instead of to `shortcut` or `body`.
+    /// sequence number, instead of to `shortcut` or `body`. When `predecoded` returns `false`,
+    /// having changed nothing, the event's bytes go to `shortcut` and `body` after all.
+    ///
+    /// The fast paths cannot throw: they decline what they cannot apply (a projection declines
+    /// an insert it has no memory for), and `body`, given the decoded event, throws the error. A
+    /// throwing closure in the loop made the optimiser retain and copy more around every event:
+    /// 2.4% more instructions in a migration's open.
     static func forEach(
         _ reader: LogReader,
         from first: UInt64 = 1,
         through last: UInt64 = .max,
         predecoder: InsertPredecoder?,
-        predecoded: (UInt64, DirectInserts, Int) -> Void = { _, _, _ in },
+        predecoded: (UInt64, DirectInserts, Int) -> Bool = { _, _, _ in true },
         shortcut: (UInt64, UnsafeRawBufferPointer) -> Bool = { _, _ in false },
         _ body: (UInt64, EventEnvelope) throws -> Void
     ) throws {
@@ -41,8 +47,9 @@ package enum EventStream {
                 let sequence = batch.firstSequence + UInt64(index)
                 if sequence < first { continue }
                 if sequence > last { return }
-                if let decoded, decoded.positions[index] >= 0 {
+                if let decoded, decoded.positions[index] >= 0,
                     predecoded(sequence, decoded.inserts, decoded.positions[index])
+                {
                     continue
                 }
                 let bytes = batch.event(at: index)
@@ -86,10 +93,10 @@ extension Projection {
             reader,
             through: last,
             predecoder: InsertPredecoder.forReplay(of: projection),
-            predecoded: { projection.applyInsert($1, at: $2, sequence: $0, takingValues: true) },
+            predecoded: { projection.applyInsert($1, at: $2, sequence: $0, takingValues: true) != nil },
             shortcut: { projection.applyInsert($1, sequence: $0) },
             { sequence, envelope in
-                projection.apply(envelope.event)
+                try projection.apply(envelope.event)
                 projection.lastSequence = sequence
             }
         )

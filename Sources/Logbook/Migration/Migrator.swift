@@ -76,7 +76,7 @@ struct Migrator {
         let batches = try stages.value()
         leftovers.dropInBackground()
         let pending = batches.flatMap { $0 }
-        final.replay(pending: pending)
+        try final.replay(pending: pending)
         try checkMandatoryAttributes(in: final, gaps: gaps, after: pending, from: start)
         try store.appendMigration(batches, final: final)
         store.logger.info(

@@ -76,9 +76,34 @@ extension EntityTable {
 
     // MARK: - Changing
 
+    /// Makes the values' column this table's alone, with room for `added` more objects than
+    /// its free slots take: what ``reserveSlot()``, ``setValue(_:_:_:)`` and ``release(_:)`` need,
+    /// since they never allocate the values' memory themselves.
+    ///
+    /// - Parameter limit: The most bytes the values may take (see
+    ///   ``ValueColumn/reserve(adding:limit:)``).
+    /// - Throws: ``LogbookError/Code/outOfMemory``, naming the entity, when the memory cannot be
+    ///   had; the table is then as it was.
+    mutating func reserveRoom(forObjects added: Int, limit: Int = .max) throws(LogbookError) {
+        let newSlots = Swift.max(0, added - freeSlots.count)
+        let (valueCount, overflow) = newSlots.multipliedReportingOverflow(by: width)
+        do {
+            try values.reserve(adding: overflow ? .max : valueCount, limit: limit)
+        } catch {
+            let bytes = error.bytes.map { "\($0) bytes" } ?? "more bytes than an Int counts"
+            let objects =
+                overflow || error.values == .max ? "more objects than memory holds" : "\(error.values / width) objects"
+            throw LogbookError(
+                .outOfMemory,
+                "out of memory for the attribute values of \(entity.name): the values of \(objects) (\(error.values) values, \(bytes)) could not be allocated"
+            )
+        }
+    }
+
     /// A slot with every attribute `null` and every relationship empty, holding no object yet:
     /// a freed one, or a new one. Set its values, then place an object in it through the
     /// projection (``Projection/place(_:_:in:)``, which records the slot) or ``release(_:)`` it.
+    /// A new slot takes room that ``reserveRoom(forObjects:limit:)`` made.
     mutating func reserveSlot() -> Int {
         if let free = freeSlots.popLast() { return free }
         identifiers.append(0)

@@ -16,16 +16,39 @@ extension Projection {
     ///
     /// - Returns: the identifier the event's object ends up with (the survivor of an upsert), or
     ///   `nil` for events that do not concern one object.
+    /// - Throws: ``LogbookError/Code/outOfMemory`` when the memory for the table's values cannot
+    ///   be had; the event then took no effect.
     @discardableResult
-    package mutating func apply(_ event: Event) -> UInt64? {
+    package mutating func apply(_ event: Event) throws(LogbookError) -> UInt64? {
+        try apply(event, reserving: true)
+    }
+
+    /// ``apply(_:)`` once the room it needs is reserved (``reserveRoom(for:_:)``), as a save
+    /// reserves it for its whole batch.
+    @discardableResult
+    mutating func applyWithRoom(_ event: Event) -> UInt64? {
+        do {
+            return try apply(event, reserving: false)
+        } catch {
+            preconditionFailure("only a reservation throws, and none was asked for: \(error)")
+        }
+    }
+
+    /// ``apply(_:)``, reserving the room the event takes first when `reserving`. One function
+    /// for both, the reservation in each case, since a check of the event's kind before the
+    /// switch copied the event and retained its payload once more for every event a migration
+    /// replays.
+    private mutating func apply(_ event: Event, reserving: Bool) throws(LogbookError) -> UInt64? {
         switch event {
         case .schema, .migration:
             return nil
         case .insert(let insert):
             guard let table = table(named: insert.entity), insert.id != 0 else { return nil }
+            if reserving { try reserveRoom(table, forObjects: 1) }
             return self.insert(table, insert.id, insert.attributes, insert.toOne)
         case .update(let update):
             guard let table = table(named: update.entity) else { return nil }
+            if reserving { try reserveRoom(table, forObjects: 0) }
             let id = resolve(update.id)
             guard let slot = slot(table, id) else { return nil }
             tables[table].unindex(id, slot: slot)
@@ -44,6 +67,7 @@ extension Projection {
             return survivor
         case .delete(let entity, let rawID):
             guard let table = table(named: entity) else { return nil }
+            if reserving { try reserveRoom(table, forObjects: 0) }
             let id = resolve(rawID)
             delete(table, id)
             return id

@@ -6,7 +6,9 @@ extension Projection {
     /// - Returns: `false`, having changed nothing, when the bytes are not an insert of an entity
     ///   the schema has, or hold a value other than a scalar or a string (UUIDs, data, arrays,
     ///   `Codable` values); the caller then decodes the event in full. Also `false` when the bytes
-    ///   are malformed past the attribute values, which a full decode then reports.
+    ///   are malformed past the attribute values, which a full decode then reports; and `false`
+    ///   when the memory for the table's values cannot be had, which ``apply(_:)`` of the decoded
+    ///   event then throws.
     package mutating func applyInsert(_ bytes: UnsafeRawBufferPointer) -> Bool {
         applyInsert(bytes, sequence: nil)
     }
@@ -24,7 +26,9 @@ extension Projection {
         let read = EventCodec.readChange(
             bytes,
             head: { head in
-                guard !head.isUpdate, head.id != 0, let table = table(matching: head.entity) else { return false }
+                guard !head.isUpdate, head.id != 0, let table = table(matching: head.entity),
+                    hasReservedRoom(table, forObjects: 1)
+                else { return false }
                 begin(&insert, table: table, id: head.id)
                 return true
             },
@@ -59,13 +63,29 @@ extension Projection {
     /// ``applyInsertKeepingSurvivor(_:sequence:)`` does with the bytes encoded from them.
     ///
     /// - Returns: The identifier the object ended up with: its own, or that of the object an
-    ///   upsert folded it into.
-    package mutating func applyInsert(_ inserts: DirectInserts, at index: Int) -> UInt64 {
+    ///   upsert folded it into; `nil`, having changed nothing, when the memory for the table's
+    ///   values cannot be had.
+    package mutating func applyInsert(_ inserts: DirectInserts, at index: Int) -> UInt64? {
         applyInsert(inserts, at: index, sequence: nil, takingValues: false)
     }
 
     /// ``applyInsert(_:at:)`` for the event at `sequence` of a replay, which becomes
-    /// ``lastSequence``.
+    /// ``lastSequence``; see ``applyInsertWithRoom(_:at:sequence:takingValues:)`` for
+    /// `takingValues`. A replay that gets `nil` applies the event decoded from its bytes instead,
+    /// which throws the failure.
+    @discardableResult
+    mutating func applyInsert(
+        _ inserts: DirectInserts,
+        at index: Int,
+        sequence: UInt64?,
+        takingValues: Bool
+    ) -> UInt64? {
+        guard hasReservedRoom(inserts.heads[index].table, forObjects: 1) else { return nil }
+        return applyInsertWithRoom(inserts, at: index, sequence: sequence, takingValues: takingValues)
+    }
+
+    /// ``applyInsert(_:at:sequence:takingValues:)`` once the room it needs is reserved
+    /// (``reserveRoom(for:_:)``), as a save reserves it for its whole batch.
     ///
     /// - Parameter takingValues: Whether to move the values out of `inserts` instead of copying
     ///   them (``DirectInserts/withValuesToTake(_:)``): `true` only where nothing reads `inserts`
@@ -77,7 +97,7 @@ extension Projection {
     /// decoding of an insert's bytes there, which cost a migration's replays 14% more
     /// instructions.
     @discardableResult @inline(never)
-    mutating func applyInsert(
+    mutating func applyInsertWithRoom(
         _ inserts: DirectInserts,
         at index: Int,
         sequence: UInt64?,

@@ -39,6 +39,10 @@ package struct Projection: Sendable {
     package internal(set) var nextIdentifier: UInt64 = 1
     /// The sequence number of the last event applied.
     package internal(set) var lastSequence: UInt64 = 0
+    /// The most bytes one table's attribute values may take: a larger allocation fails as one
+    /// that `realloc` refuses (see ``EntityTable/reserveRoom(forObjects:limit:)``). Unlimited
+    /// but for tests, which make one store's allocations fail this way.
+    package var valueBytesLimit = Int.max
 
     /// Creates an empty projection.
     ///
@@ -150,6 +154,84 @@ package struct Projection: Sendable {
         slot(table, resolve(id)).map { tables[table].row(at: $0) }
     }
 
+    /// Makes room in `table` for `objects` more objects, and makes its values its own: what
+    /// applying an event to the table needs first (see ``EntityTable/reserveRoom(forObjects:limit:)``).
+    ///
+    /// - Throws: ``LogbookError/Code/outOfMemory`` when the memory cannot be had; nothing has
+    ///   changed then.
+    @inline(__always)
+    mutating func reserveRoom(_ table: Int, forObjects objects: Int) throws(LogbookError) {
+        // A replay reserves for each insert, and there is room nearly every time: that answer
+        // is found inline, in place. With a call for each insert, opening, fetching and touching
+        // SampleTrips-100k took 2,797 M instructions against 2,758 M before reservations.
+        if objects == 1, hasRoomForOneObject(in: table) { return }
+        try tables[table].reserveRoom(forObjects: objects, limit: valueBytesLimit)
+    }
+
+    /// ``reserveRoom(_:forObjects:)``, answering whether the room could be had instead of
+    /// throwing: for the paths of a replay that decline what they cannot apply.
+    @inline(__always)
+    mutating func hasReservedRoom(_ table: Int, forObjects objects: Int) -> Bool {
+        if objects == 1, hasRoomForOneObject(in: table) { return true }
+        return reservesRoom(table, forObjects: objects)
+    }
+
+    @inline(never)
+    private mutating func reservesRoom(_ table: Int, forObjects objects: Int) -> Bool {
+        do {
+            try tables[table].reserveRoom(forObjects: objects, limit: valueBytesLimit)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Whether `table` holds its values alone, with room for one more object's.
+    @inline(__always)
+    private mutating func hasRoomForOneObject(in table: Int) -> Bool {
+        tables.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress, buffer.indices.contains(table),
+                let offset = MemoryLayout<EntityTable>.offset(of: \.values)
+            else { return false }
+            // Stored properties of `pointee`, not methods: a method call on it copies the table.
+            let width = base[table].width
+            let column = (UnsafeMutableRawPointer(base + table) + offset).assumingMemoryBound(to: ValueColumn.self)
+            return ValueColumn.hasOwnRoom(in: column, for: width)
+        }
+    }
+
+    /// Makes room for every insert of a batch about to be saved, and makes every table the batch
+    /// changes hold its values alone, so that applying the batch allocates no values: a save
+    /// calls it before its batch is written, and a failure leaves the store as it was.
+    ///
+    /// - Throws: ``LogbookError/Code/outOfMemory``, naming the entity; tables reserved before
+    ///   the failing one keep their larger capacity, and nothing else changes.
+    mutating func reserveRoom(for inserts: DirectInserts, _ events: [Event]) throws(LogbookError) {
+        var objects = Array(repeating: 0, count: tables.count)
+        var touched = Array(repeating: false, count: tables.count)
+        for head in inserts.heads {
+            objects[head.table] += 1
+            touched[head.table] = true
+        }
+        for event in events {
+            switch event {
+            case .insert(let insert):
+                guard let table = table(named: insert.entity) else { continue }
+                objects[table] += 1
+                touched[table] = true
+            case .update(let update):
+                if let table = table(named: update.entity) { touched[table] = true }
+            case .delete(let entity, _):
+                if let table = table(named: entity) { touched[table] = true }
+            case .schema, .migration, .link, .unlink:
+                continue
+            }
+        }
+        for table in tables.indices where touched[table] {
+            try reserveRoom(table, forObjects: objects[table])
+        }
+    }
+
     /// Puts `id` in a slot that ``EntityTable/reserveSlot()`` gave. The object is not indexed.
     ///
     /// An identifier names one object in the whole store: a live object that has it already, in
@@ -157,6 +239,8 @@ package struct Projection: Sendable {
     /// every live object stays reachable by its identifier.
     mutating func place(_ table: Int, _ id: UInt64, in slot: Int) {
         if let old = slots.slot(of: id) {
+            // The other table's values change without a reservation of their own: only a replay
+            // meets an identifier twice, and a replay's projection holds its values alone.
             for other in tables.indices where withTable(other, { $0.pointee.holds(id, at: old) }) {
                 tables[other].unindex(id, slot: old)
                 tables[other].release(old)

@@ -18,13 +18,28 @@ import Darwin
 /// without touching them (`mremap` on Linux), so that a replay faults in each page of its values
 /// once.
 ///
-/// Copies share their storage until one of them changes, as an `Array`'s do.
+/// Copies share their storage, as an `Array`'s do, until one of them reserves room to change,
+/// which copies it.
+///
+/// Memory is only ever asked for by ``reserve(adding:limit:)``, which throws when it cannot be
+/// had and leaves the column as it was: a save reserves the room its batch needs before the
+/// batch is written, so that a failed allocation fails the save instead of ending the process.
+/// Every other change requires a column that holds its storage alone and has room for the
+/// change (a precondition): a column never allocates behind its caller's back.
 struct ValueColumn: Sendable {
+    /// The memory a ``ValueColumn/reserve(adding:limit:)`` asked for could not be had.
+    struct AllocationFailure: Error, Equatable {
+        /// The number of values the column was to hold.
+        var values: Int
+        /// The bytes those values take; `nil` when the count overflows an `Int` of bytes.
+        var bytes: Int?
+    }
+
     private var storage: Storage
 
-    /// An empty column with room for `capacity` values.
-    init(capacity: Int = 0) {
-        storage = Storage(capacity: capacity)
+    /// An empty column, which holds no memory until a ``reserve(adding:limit:)``.
+    init() {
+        storage = Storage()
     }
 
     /// The number of values.
@@ -42,7 +57,7 @@ struct ValueColumn: Sendable {
         }
         @inline(__always) set {
             precondition(UInt(bitPattern: index) < UInt(bitPattern: storage.count), "index out of range")
-            makeUnique()
+            requireOwnStorage()
             storage.base[index] = newValue
         }
     }
@@ -81,13 +96,13 @@ struct ValueColumn: Sendable {
         return stored.pointee == value
     }
 
-    /// Adds `added` `null`s at the end: a new slot's values.
+    /// Adds `added` `null`s at the end: a new slot's values. The room must be reserved.
     @inline(__always)
     mutating func appendNulls(_ added: Int) {
         precondition(added >= 0, "a column cannot grow by a negative count")
-        makeUnique()
+        requireOwnStorage()
         let start = storage.count
-        storage.reserve(start &+ added)
+        storage.requireRoom(start &+ added)
         let base = storage.base
         // `null` holds nothing to retain: each is a store of its tag, which a generic
         // `initialize(repeating:count:)` would copy as a value of any case.
@@ -95,11 +110,11 @@ struct ValueColumn: Sendable {
         storage.count = start &+ added
     }
 
-    /// Adds `value` at the end.
+    /// Adds `value` at the end. The room must be reserved.
     mutating func append(_ value: AttributeValue) {
-        makeUnique()
+        requireOwnStorage()
         let index = storage.count
-        storage.reserve(index &+ 1)
+        storage.requireRoom(index &+ 1)
         (storage.base + index).initialize(to: value)
         storage.count = index &+ 1
     }
@@ -113,11 +128,11 @@ struct ValueColumn: Sendable {
     }
 
     /// Calls `body` with the values in place, to change them. `body` must not change the
-    /// buffer itself, only its elements.
+    /// buffer itself, only its elements. The column must hold its storage alone.
     mutating func withUnsafeMutableBufferPointer<Result>(
         _ body: (inout UnsafeMutableBufferPointer<AttributeValue>) throws -> Result
     ) rethrows -> Result {
-        makeUnique()
+        requireOwnStorage()
         let base = storage.base
         let count = storage.count
         var buffer = UnsafeMutableBufferPointer(start: base, count: count)
@@ -128,9 +143,41 @@ struct ValueColumn: Sendable {
         return try body(&buffer)
     }
 
+    /// Makes the column hold its storage alone, with room for `added` values more than it has;
+    /// does nothing when it already does. A column that grows doubles its capacity when it can,
+    /// and takes exactly what it needs when doubling cannot be had; a shared column is copied
+    /// with room for exactly what it needs.
+    ///
+    /// - Parameter limit: The most bytes the values may take: a larger request fails as one that
+    ///   `realloc` refuses. Tests use it to make one store's allocations fail.
+    /// - Throws: ``AllocationFailure`` when the memory cannot be had; the column is then as it
+    ///   was.
+    mutating func reserve(adding added: Int, limit: Int = .max) throws(AllocationFailure) {
+        precondition(added >= 0, "a column cannot grow by a negative count")
+        let (needed, overflow) = storage.count.addingReportingOverflow(added)
+        if overflow { throw AllocationFailure(values: .max, bytes: nil) }
+        if isKnownUniquelyReferenced(&storage) {
+            try storage.reserve(needed, limit: limit)
+        } else {
+            storage = try storage.copy(capacity: needed, limit: limit)
+        }
+    }
+
+    /// Whether the column at `column` holds its storage alone with room for `added` more
+    /// values: when it does, ``reserve(adding:limit:)`` has nothing to do. Static, over a pointer
+    /// to the column in place, as ``prefetch(in:from:count:)``: a replay asks for each insert.
     @inline(__always)
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    static func hasOwnRoom(in column: UnsafeMutablePointer<ValueColumn>, for added: Int) -> Bool {
+        column.pointee.storage.capacity &- column.pointee.storage.count >= added
+            && isKnownUniquelyReferenced(&column.pointee.storage)
+    }
+
+    /// The values' capacity: for tests.
+    var capacity: Int { storage.capacity }
+
+    @inline(__always)
+    private mutating func requireOwnStorage() {
+        precondition(isKnownUniquelyReferenced(&storage), "a shared column is changed only after reserve(adding:)")
     }
 
     /// The values' memory, from `malloc` and grown by `realloc`.
@@ -144,15 +191,17 @@ struct ValueColumn: Sendable {
     private final class Storage: @unchecked Sendable {
         private(set) var base: UnsafeMutablePointer<AttributeValue>
         var count = 0
-        private var capacity: Int
+        private(set) var capacity: Int
 
-        init(capacity: Int) {
+        /// A storage without memory: its first ``reserve(_:limit:)`` allocates.
+        init() {
             precondition(_isBitwiseTakable(AttributeValue.self), "realloc may only move bitwise-movable values")
-            self.capacity = max(capacity, Self.minimumCapacity)
-            base = Self.allocate(nil, self.capacity)
+            base = Self.placeholder
+            capacity = 0
         }
 
         deinit {
+            guard capacity > 0 else { return }
             Self.release(base, count: count)
             free(base)
         }
@@ -172,42 +221,54 @@ struct ValueColumn: Sendable {
             }
         }
 
-        /// A storage of its own holding copies of the values.
-        func copy() -> Storage {
-            let copy = Storage(capacity: count)
+        /// A storage of its own holding copies of the values, with room for `capacity` values
+        /// (at least ``count``).
+        func copy(capacity: Int, limit: Int) throws(AllocationFailure) -> Storage {
+            let copy = Storage()
+            try copy.reserve(Swift.max(capacity, count), limit: limit)
             copy.base.initialize(from: base, count: count)
             copy.count = count
             return copy
         }
 
         /// Makes room for `needed` values in all, at least doubling the capacity when it grows.
-        @inline(__always)
-        func reserve(_ needed: Int) {
-            if needed > capacity { grow(needed) }
+        func reserve(_ needed: Int, limit: Int) throws(AllocationFailure) {
+            guard needed > capacity else { return }
+            let (doubled, overflow) = capacity.multipliedReportingOverflow(by: 2)
+            let grown = Swift.max(needed, overflow ? needed : doubled, Self.minimumCapacity)
+            // Doubling is a wish: when it cannot be had, exactly what is needed may still be.
+            if let block = Self.reallocate(capacity > 0 ? base : nil, grown, limit: limit) {
+                (base, capacity) = (block, grown)
+            } else if grown > needed, let block = Self.reallocate(capacity > 0 ? base : nil, needed, limit: limit) {
+                (base, capacity) = (block, needed)
+            } else {
+                let (bytes, overflow) = needed.multipliedReportingOverflow(by: MemoryLayout<AttributeValue>.stride)
+                throw AllocationFailure(values: needed, bytes: overflow ? nil : bytes)
+            }
         }
 
-        private func grow(_ needed: Int) {
-            let (doubled, overflow) = capacity.multipliedReportingOverflow(by: 2)
-            let grown = overflow ? needed : max(needed, doubled)
-            base = Self.allocate(base, grown)
-            capacity = grown
+        /// Traps unless there is room for `needed` values: a reservation must come first.
+        @inline(__always)
+        func requireRoom(_ needed: Int) {
+            precondition(needed <= capacity, "a column grows only through reserve(adding:)")
         }
 
         private static let minimumCapacity = 16
 
-        /// `realloc`s `block` (`nil` for a new one) to hold `capacity` values.
-        private static func allocate(
+        /// Where every empty storage points: room for one value that is never initialized, read,
+        /// written or freed, so that `base` needs no optional. Never changed, hence safe to share.
+        private nonisolated(unsafe) static let placeholder = UnsafeMutablePointer<AttributeValue>.allocate(capacity: 1)
+
+        /// `realloc`s `block` (`nil` for a new one) to hold `capacity` values; `nil` when the
+        /// memory cannot be had, `block` then left as it was.
+        private static func reallocate(
             _ block: UnsafeMutablePointer<AttributeValue>?,
-            _ capacity: Int
-        ) -> UnsafeMutablePointer<AttributeValue> {
+            _ capacity: Int,
+            limit: Int
+        ) -> UnsafeMutablePointer<AttributeValue>? {
             let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<AttributeValue>.stride)
-            precondition(!overflow, "a column of \(capacity) values does not fit in memory")
-            // An allocation that fails stops the process, as it does when an `Array` grows: the
-            // Swift runtime's allocator traps there too. A thrown error would have to pass
-            // through every insert of every replay and save, for a failure that Linux, which
-            // overcommits, reports by ending the process rather than by returning `nil`.
-            guard let raw = realloc(block.map(UnsafeMutableRawPointer.init), bytes) else {
-                fatalError("out of memory for a column of \(capacity) values (\(bytes) bytes)")
+            guard !overflow, bytes <= limit, let raw = realloc(block.map(UnsafeMutableRawPointer.init), bytes) else {
+                return nil
             }
             return raw.bindMemory(to: AttributeValue.self, capacity: capacity)
         }

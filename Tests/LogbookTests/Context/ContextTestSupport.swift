@@ -33,6 +33,11 @@ final class TestStore {
         return container
     }
 
+    /// Lets go of the container, so that another may open the store.
+    func close() {
+        current = nil
+    }
+
     /// A fresh context over a reopened container (on disk), or over the same one (in memory,
     /// where there is nothing to reopen).
     func reopenedContext() throws -> ModelContext {

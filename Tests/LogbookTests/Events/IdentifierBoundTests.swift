@@ -53,7 +53,7 @@ struct IdentifierBoundTests {
             version: Schema.Version(1, 0, 0)
         )
         var projection = Projection(schema: schema)
-        projection.apply(envelope.event)
+        try projection.apply(envelope.event)
         #expect(projection.nextIdentifier == EventCodec.maximumIdentifier + 1)
         #expect(projection.allocateIdentifier() == EventCodec.maximumIdentifier + 1)
     }

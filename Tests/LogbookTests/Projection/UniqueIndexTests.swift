@@ -100,16 +100,16 @@ struct UniqueIndexTests {
         let trip = try #require(projection.table(named: "Trip"))
         let name = try #require(projection.tables[trip].entity.attributes.firstIndex { $0.name == "name" })
         for id in UInt64(1)...500 {
-            projection.apply(
+            try projection.apply(
                 .insert(.init(entity: "Trip", id: id, attributes: [.init("name", .string("Trip \(id)"))], toOne: []))
             )
         }
         for id in UInt64(1)...500 where id % 2 == 0 {
-            projection.apply(
+            try projection.apply(
                 .update(.init(entity: "Trip", id: id, attributes: [.init("name", .string("Renamed \(id)"))], toOne: []))
             )
         }
-        for id in UInt64(1)...500 where id % 5 == 0 { projection.apply(.delete(entity: "Trip", id: id)) }
+        for id in UInt64(1)...500 where id % 5 == 0 { try projection.apply(.delete(entity: "Trip", id: id)) }
         for id in UInt64(1)...500 {
             let renamed = id % 2 == 0
             let live = id % 5 != 0
