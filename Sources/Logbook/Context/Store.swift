@@ -376,6 +376,12 @@ final class Store: Sendable {
             for event in batch.events {
                 state.projection.applyWithRoom(event)
             }
+            // The recorded inserts are emptied for the next save before waiting for the append:
+            // nothing reads them once applied, and a durable save waits for its flush here.
+            if inserts.heads.count <= Self.spareInsertsLimit {
+                inserts.removeAll()
+                state.spareInserts = inserts
+            }
             if let appending {
                 do {
                     sequences = try appending.work.value()
@@ -387,10 +393,6 @@ final class Store: Sendable {
             }
             state.projection.nextIdentifier = max(state.projection.nextIdentifier, nextIdentifier)
             if let sequences { state.projection.lastSequence = sequences.upperBound }
-            if inserts.heads.count <= Self.spareInsertsLimit {
-                inserts.removeAll()
-                state.spareInserts = inserts
-            }
             state.generation += 1
             published.store(state.generation, ordering: .releasing)
             return Commit(survivors: survivors, sequences: sequences, generation: state.generation)
