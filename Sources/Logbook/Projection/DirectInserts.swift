@@ -2,7 +2,7 @@
 /// them from these values, and the batch's bytes are encoded from them
 /// (``EventCodec/appendInserts(_:names:schemaNumber:to:leavingRoomFor:)``). A replay's
 /// ``InsertPredecoder`` records the inserts it decodes from a batch's bytes here too; both end
-/// in the same rows (``Projection/applyInsert(_:at:)``).
+/// in the same rows (``Projection/applyInsert(_:at:sequence:takingValues:)``).
 ///
 /// Flat, so that a batch of thousands of inserts makes a handful of arrays rather than two per
 /// insert. The saving thread fills it, encodes the batch's bytes from it, then moves the values

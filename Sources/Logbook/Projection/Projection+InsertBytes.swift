@@ -60,19 +60,14 @@ extension Projection {
     }
 
     /// Applies the insert recorded at `index` of `inserts`, from its values: exactly what
-    /// ``applyInsertKeepingSurvivor(_:sequence:)`` does with the bytes encoded from them.
+    /// ``applyInsertKeepingSurvivor(_:sequence:)`` does with the bytes encoded from them. The
+    /// event at `sequence` of a replay becomes ``lastSequence``; see
+    /// ``applyInsertWithRoom(_:at:sequence:takingValues:)`` for `takingValues`.
     ///
     /// - Returns: The identifier the object ended up with: its own, or that of the object an
     ///   upsert folded it into; `nil`, having changed nothing, when the memory for the table's
-    ///   values cannot be had.
-    package mutating func applyInsert(_ inserts: DirectInserts, at index: Int) -> UInt64? {
-        applyInsert(inserts, at: index, sequence: nil, takingValues: false)
-    }
-
-    /// ``applyInsert(_:at:)`` for the event at `sequence` of a replay, which becomes
-    /// ``lastSequence``; see ``applyInsertWithRoom(_:at:sequence:takingValues:)`` for
-    /// `takingValues`. A replay that gets `nil` applies the event decoded from its bytes instead,
-    /// which throws the failure.
+    ///   values cannot be had. A replay that gets `nil` applies the event decoded from its bytes
+    ///   instead, which throws the failure.
     @discardableResult
     mutating func applyInsert(
         _ inserts: DirectInserts,
