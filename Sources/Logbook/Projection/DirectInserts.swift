@@ -23,6 +23,11 @@ package final class DirectInserts: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var attributeIndexes: [Int] = []
     @exclusivity(unchecked) private(set) var values: [AttributeValue] = []
     @exclusivity(unchecked) private(set) var references: [(relationship: Int, target: UInt64)] = []
+    /// For each insert a replay decoded ahead: the ``UniqueIndex/hash(_:)`` of its table's one
+    /// unique attribute, with bit 32 set, or 0 where it has none; empty for a save's inserts.
+    /// The replaying thread then neither hashes the value nor waits for the index's bucket,
+    /// which it asks for a few inserts ahead.
+    @exclusivity(unchecked) private(set) var uniqueHashes: [UInt64] = []
 
     @exclusivity(unchecked) private var open: (table: Int, id: UInt64, attributes: Int, references: Int)?
 
@@ -43,6 +48,24 @@ package final class DirectInserts: @unchecked Sendable {
     /// Records a to-one reference that the event carries, after its attributes.
     package func reference(_ relationship: Int, _ target: UInt64) {
         references.append((relationship, target))
+    }
+
+    /// Records the unique hash (see ``uniqueHashes``) of the insert ended last.
+    func setUniqueHash(_ hash: UInt32) {
+        let position = heads.count - 1
+        precondition(position >= 0 && open == nil, "a unique hash belongs to an ended insert")
+        if uniqueHashes.count < position {
+            uniqueHashes.append(contentsOf: repeatElement(0, count: position - uniqueHashes.count))
+        }
+        uniqueHashes.append(1 << 32 | UInt64(hash))
+    }
+
+    /// The unique hash recorded for the insert at `index`, if any.
+    @inline(__always)
+    func uniqueHash(at index: Int) -> UInt32? {
+        guard index < uniqueHashes.count else { return nil }
+        let word = uniqueHashes[index]
+        return word == 0 ? nil : UInt32(truncatingIfNeeded: word)
     }
 
     /// Makes room for `count` inserts of a few attributes and a to-one reference or so each,
@@ -76,6 +99,7 @@ package final class DirectInserts: @unchecked Sendable {
         attributeIndexes.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         references.removeAll(keepingCapacity: true)
+        uniqueHashes.removeAll(keepingCapacity: true)
         open = nil
     }
 

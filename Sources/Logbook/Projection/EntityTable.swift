@@ -192,8 +192,9 @@ package struct EntityTable: Sendable {
     /// object's identifier.
     ///
     /// With one unique attribute, the usual case, the value is hashed and looked for once; an
-    /// insert used to look it up and then add it.
-    mutating func indexUnlessTaken(_ id: UInt64, slot: Int) -> UInt64? {
+    /// insert used to look it up and then add it. `hash`, when given, is that value's
+    /// ``UniqueIndex/hash(_:)``, which a replay's predecoder computed.
+    mutating func indexUnlessTaken(_ id: UInt64, slot: Int, hash knownHash: UInt32? = nil) -> UInt64? {
         if uniqueAttributes.isEmpty {
             indexEqualities(id, slot: slot)
             return nil
@@ -206,7 +207,8 @@ package struct EntityTable: Sendable {
         let attribute = uniqueAttributes[0]
         let value = self.value(slot, attribute)
         if value != .null {
-            let hash = UniqueIndex.hash(value)
+            assert(knownHash == nil || knownHash == UniqueIndex.hash(value), "a predecoded hash of another value")
+            let hash = knownHash ?? UniqueIndex.hash(value)
             switch uniqueIndexes[0].probe(hash, where: { self.value($0, attribute) == value }) {
             case .found(let holder, let bucket):
                 if identifiers[holder] != id { return identifiers[holder] }

@@ -17,6 +17,9 @@ struct InsertPredecoder: Sendable {
         /// Where a batch's search for attributes starts.
         let fields: FieldNames
         let relationships: RelationshipNames
+        /// The table's unique attribute when it has exactly one, whose values the predecoder
+        /// hashes for the index (``DirectInserts/uniqueHashes``); -1 otherwise.
+        let uniqueAttribute: Int
     }
 
     private let tables: [TableNames]
@@ -65,7 +68,9 @@ struct InsertPredecoder: Sendable {
             TableNames(
                 entity: projection.entityNames[index],
                 fields: projection.tables[index].fieldNames,
-                relationships: projection.tables[index].relationshipNames
+                relationships: projection.tables[index].relationshipNames,
+                uniqueAttribute: projection.tables[index].uniqueAttributes.count == 1
+                    ? projection.tables[index].uniqueAttributes[0] : -1
             )
         }
     }
@@ -86,6 +91,7 @@ struct InsertPredecoder: Sendable {
                 var table = -1
                 var position = 0
                 var taken = true
+                var uniqueHash: UInt32?
                 let read = EventCodec.readChange(
                     bytes,
                     head: { head in
@@ -101,11 +107,16 @@ struct InsertPredecoder: Sendable {
                         guard taken else { return }
                         let attribute = fields[table].attribute(named: name, at: position)
                         guard let attribute else { return }
+                        let decoded: AttributeValue
                         switch value {
-                        case .scalar(let scalar): inserts.attribute(attribute, scalar)
-                        case .string(let text):
-                            inserts.attribute(attribute, .string(String(decoding: text, as: UTF8.self)))
+                        case .scalar(let scalar): decoded = scalar
+                        case .string(let text): decoded = .string(String(decoding: text, as: UTF8.self))
                         }
+                        // The value the slot ends up with is the last one the event gives.
+                        if attribute == tables[table].uniqueAttribute {
+                            if case .null = decoded { uniqueHash = nil } else { uniqueHash = UniqueIndex.hash(decoded) }
+                        }
+                        inserts.attribute(attribute, decoded)
                     },
                     reference: { name, target in
                         guard taken else { return }
@@ -120,6 +131,7 @@ struct InsertPredecoder: Sendable {
                 guard table >= 0 else { continue }
                 if read && taken {
                     inserts.end()
+                    if let uniqueHash { inserts.setUniqueHash(uniqueHash) }
                     positions[index] = inserts.heads.count - 1
                 } else {
                     inserts.cancel()

@@ -101,6 +101,14 @@ extension Projection {
         let head = inserts.heads[index]
         var insert = InsertInProgress()
         begin(&insert, table: head.table, id: head.id)
+        insert.uniqueHash = inserts.uniqueHash(at: index)
+        // The unique index's bucket for an insert a few ahead, whose hash the predecoder
+        // computed: a replay's bucket reads are otherwise one cache miss each, in a table of
+        // hundreds of thousands of entries.
+        let ahead = index &+ Self.uniqueBucketDistance
+        if ahead < inserts.heads.count, let hash = inserts.uniqueHash(at: ahead) {
+            prefetchUniqueBucket(inserts.heads[ahead].table, hash)
+        }
         if takingValues {
             // Each value swapped with the `null` of the fresh slot, through one pointer to each
             // array: writing them one by one checked both arrays' uniqueness for every value.
@@ -137,6 +145,9 @@ extension Projection {
         if let sequence { lastSequence = sequence }
         return insert.survivor
     }
+
+    /// How many inserts ahead a replay asks for a unique index's bucket.
+    private static let uniqueBucketDistance = 8
 
     /// Starts an insert of `id` in a reserved slot of `table`.
     @inline(__always)
@@ -181,6 +192,8 @@ extension Projection {
         var isPlaced = false
         /// The identifier the object ends up with: its own, or the survivor of an upsert.
         var survivor: UInt64 = 0
+        /// The hash of its unique value, when the replay's predecoder computed it.
+        var uniqueHash: UInt32?
     }
 
     /// Makes the reserved slot the object's, or folds the values into the object that already
@@ -189,7 +202,7 @@ extension Projection {
         insert.isPlaced = true
         let table = insert.table
         nextIdentifier = max(nextIdentifier, insert.id + 1)
-        if let survivor = tables[table].indexUnlessTaken(insert.id, slot: insert.slot) {
+        if let survivor = tables[table].indexUnlessTaken(insert.id, slot: insert.slot, hash: insert.uniqueHash) {
             guard let kept = slot(table, survivor) else {
                 // Not a live object of the table, which only a damaged index would give: the
                 // insert takes its place.

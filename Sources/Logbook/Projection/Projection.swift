@@ -124,6 +124,20 @@ package struct Projection: Sendable {
         }
     }
 
+    /// Starts loading the bucket where the single unique index of `table` keeps values of
+    /// `hash` into the cache; does nothing for a table without exactly one unique attribute.
+    @inline(__always)
+    func prefetchUniqueBucket(_ table: Int, _ hash: UInt32) {
+        withTable(table) { table in
+            // Stored properties of `pointee`, not methods: a method call on it copies the table.
+            guard table.pointee.uniqueAttributes.count == 1 else { return }
+            table.pointee.uniqueIndexes.withUnsafeBufferPointer { indexes in
+                guard let first = indexes.baseAddress else { return }
+                UniqueIndex.prefetchBucket(in: first, hash)
+            }
+        }
+    }
+
     /// Starts loading the attribute values of the object in `slot` of a table into the cache,
     /// for a caller that reads them after something else: the two loads then overlap.
     @inline(__always)

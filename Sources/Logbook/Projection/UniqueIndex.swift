@@ -1,3 +1,4 @@
+import CMemoryHints
 import Foundation
 
 /// The objects of a table by the value of one unique attribute: an open-addressing hash table
@@ -76,6 +77,17 @@ struct UniqueIndex: Sendable {
             hasher.combine(value)
         }
         return UInt32(truncatingIfNeeded: hasher.finalize())
+    }
+
+    /// Starts loading the bucket where a probe for `hash` begins into the cache. Static, over a
+    /// pointer to the index in place: a method called on a copy retained its three arrays.
+    @inline(__always)
+    static func prefetchBucket(in index: UnsafePointer<UniqueIndex>, _ hash: UInt32) {
+        let bucket = Int(hash) & index.pointee.mask
+        index.pointee.buckets.withUnsafeBufferPointer { buckets in
+            guard let base = buckets.baseAddress, bucket &* 2 < buckets.count else { return }
+            logbook_prefetch(UnsafeRawPointer(base + bucket &* 2))
+        }
     }
 
     /// Looks for an entry of `hash` whose slot `matches`, up to the first empty bucket.

@@ -150,7 +150,8 @@ struct InsertBytesTests {
 
     /// A replay decodes the inserts it can on the thread that reads the batches
     /// (``InsertPredecoder``) and applies the rest in order: the same projection as decoding and
-    /// applying every event.
+    /// applying every event. The predecoder hashes each trip's unique name for the index, as the
+    /// index itself would hash the value the slot ends up with, and nothing else.
     @Test(arguments: [7, 8, 9] as [UInt64])
     func aReplayThatDecodesInsertsAheadAgreesWithTheDecodedEvents(seed: UInt64) throws {
         let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
@@ -169,12 +170,22 @@ struct InsertBytesTests {
         #expect(try segmentPaths(directory.path).count > 1)
 
         var replayed = Projection(schema: schema)
+        let trips = try #require(replayed.table(named: "Trip"))
+        let name = try #require(replayed.tables[trips].attributeIndex["name"])
         var ahead = 0
+        var hashed = 0
+        var wrongHashes: [String] = []
         try EventStream.forEach(
             LogReader(directory: directory.path),
             predecoder: InsertPredecoder(replayed),
             predecoded: { sequence, inserts, index in
                 ahead += 1
+                let head = inserts.heads[index]
+                let names = head.attributes.filter { inserts.attributeIndexes[$0] == name }.map { inserts.values[$0] }
+                let expected =
+                    head.table == trips ? names.last.flatMap { $0 == .null ? nil : UniqueIndex.hash($0) } : nil
+                if inserts.uniqueHash(at: index) != expected { wrongHashes.append("event \(sequence)") }
+                if expected != nil { hashed += 1 }
                 return replayed.applyInsert(inserts, at: index, sequence: sequence, takingValues: true) != nil
             },
             shortcut: { replayed.applyInsert($1, sequence: $0) },
@@ -184,6 +195,8 @@ struct InsertBytesTests {
             }
         )
         #expect(ahead > events.count / 3, "decoded ahead \(ahead) of \(events.count) events")
+        #expect(wrongHashes.isEmpty, "\(wrongHashes.prefix(5))")
+        #expect(hashed > 100, "hashed \(hashed) trips' names")
         #expect(replayed.lastSequence == UInt64(events.count))
         Self.expectSame(decoded, replayed)
     }
