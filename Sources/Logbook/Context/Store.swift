@@ -493,7 +493,11 @@ final class Store: Sendable {
         fresh.captured = []
         fresh.generation = 0
         if let lastSequence { fresh.projection.lastSequence = lastSequence }
-        state.withLock { $0 = fresh }
+        state.withLock { state in
+            // The limit is this store's, from its configuration.
+            fresh.projection.valueBytesLimit = state.projection.valueBytesLimit
+            state = fresh
+        }
         published.store(fresh.generation, ordering: .releasing)
     }
 

@@ -92,4 +92,38 @@ struct OutOfMemoryTests {
         let reopened = try store.reopenedContext()
         #expect(try reopened.fetchCount(FetchDescriptor<Trip>()) == 100)
     }
+
+    /// A store opened through a migration plan takes its state from the migration, and keeps
+    /// its own configuration's limit for what is saved after.
+    @Test func aStoreOpenedThroughAMigrationKeepsItsLimit() throws {
+        let store = TestStore(.disk)
+        do {
+            let context = ModelContext(
+                try ModelContainer(for: SampleTripsSchemaV1.Trip.self, configurations: store.configuration)
+            )
+            for index in 0..<10 {
+                context.insert(
+                    SampleTripsSchemaV1.Trip(
+                        name: "Trip \(index)",
+                        destination: "Lisbon",
+                        start_date: baseDate,
+                        end_date: baseDate + day
+                    )
+                )
+            }
+            try context.save()
+        }
+        let context = ModelContext(
+            try ModelContainer(
+                for: Trip.self,
+                migrationPlan: SampleTripsMigrationPlan.self,
+                configurations: try Self.configuration(store, roomForTrips: 12)
+            )
+        )
+        #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 10)
+        for index in 10..<20 { context.insert(makeTrip("Trip \(index)")) }
+        let error = #expect(throws: LogbookError.self) { try context.save() }
+        #expect(error?.code == .outOfMemory)
+        #expect(error?.description.contains("the values of 20 objects") == true, "\(String(describing: error))")
+    }
 }
