@@ -190,14 +190,10 @@ package struct Projection: Sendable {
         return reservesRoom(table, forObjects: objects)
     }
 
+    /// The slow half of ``hasReservedRoom(_:forObjects:)``, out of line.
     @inline(never)
     private mutating func reservesRoom(_ table: Int, forObjects objects: Int) -> Bool {
-        do {
-            try tables[table].reserveRoom(forObjects: objects, limit: valueBytesLimit)
-            return true
-        } catch {
-            return false
-        }
+        (try? tables[table].reserveRoom(forObjects: objects, limit: valueBytesLimit)) != nil
     }
 
     /// Whether `table` holds its values alone, with room for one more object's.

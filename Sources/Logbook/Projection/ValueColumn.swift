@@ -187,7 +187,7 @@ struct ValueColumn: Sendable {
     /// data, URLs, arrays) depends on its own address, as a weak reference would.
     ///
     /// Unchecked `Sendable`: like an `Array`'s buffer, a storage is only changed by the one
-    /// column that holds it (``ValueColumn/makeUnique()`` copies it first otherwise).
+    /// column that holds it (``ValueColumn/reserve(adding:limit:)`` copies it first otherwise).
     private final class Storage: @unchecked Sendable {
         private(set) var base: UnsafeMutablePointer<AttributeValue>
         var count = 0
