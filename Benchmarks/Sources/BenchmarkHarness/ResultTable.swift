@@ -196,7 +196,7 @@ public enum ResultTable {
         return "\(bytes) bytes"
     }
 
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
+    package static func fixed(_ value: Double, _ decimals: Int) -> String {
         String(format: "%.\(decimals)f", value)
     }
 

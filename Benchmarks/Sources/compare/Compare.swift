@@ -74,10 +74,19 @@ struct RunCommand: ParsableCommand {
     )
     var migrationPairs = 3
 
+    @Option(
+        help: """
+            Rounds of W1, W2 and W3's point lookups on each side, in fresh processes, the sides' order \
+            alternating; the table shows each row's median round.
+            """
+    )
+    var rounds = 3
+
     func validate() throws {
         guard trips > 0 else { throw ValidationError("--trips must be positive") }
         guard lookups > 0, queries > 0 else { throw ValidationError("--lookups and --queries must be positive") }
         guard migrationPairs >= 0 else { throw ValidationError("--migration-pairs must not be negative") }
+        guard rounds > 0 else { throw ValidationError("--rounds must be positive") }
         for name in only where WorkloadID(rawValue: name) == nil {
             throw ValidationError("unknown workload '\(name)'; known: \(WorkloadID.allCases.map(\.rawValue))")
         }
@@ -109,6 +118,7 @@ struct RunCommand: ParsableCommand {
             queries: queries
         )
         let workloads = selectedWorkloads
+        run.rounds = rounds
         if workloads.contains(.w4OpenThroughMigration), selectedSides.contains(.logbook) {
             run.migrationPairs = migrationPairs
         }

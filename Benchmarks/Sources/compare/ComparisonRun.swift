@@ -23,6 +23,10 @@ struct ComparisonRun {
     /// How many pairs of W4 migration and W2 open-only processes to run alternately after the
     /// workloads, for W4's own ratio; 0 for none.
     var migrationPairs = 0
+    /// How many times each side runs the workloads that carry the targets (see
+    /// ``repeatedWorkloads``), in fresh processes, the sides' order alternating from one round to
+    /// the next; each row of the table then shows its median round.
+    var rounds = 1
     /// Workloads that threw or returned a wrong result; the command then exits with 1.
     private(set) var failures = 0
     /// Sides whose W1 store exists.
@@ -36,8 +40,13 @@ struct ComparisonRun {
         self.queries = queries
     }
 
+    /// The workloads that run ``rounds`` times: those whose ratio is a target of the
+    /// comparison's issue. One run of each swung by a tenth or more on a busy host.
+    static let repeatedWorkloads: Set<WorkloadID> = [.w1DurableAppend, .w2OpenAndLoad, .w3PointLookups]
+
     /// Runs `workloads` in order, each on every side in turn, so that both sides meet the
-    /// machine in the same state.
+    /// machine in the same state; the ``repeatedWorkloads`` ``rounds`` times, with the sides'
+    /// order reversed every other round.
     mutating func runWorkloads(_ workloads: [WorkloadID], sides: [Side]) throws {
         for side in sides {
             if let implementation = SideRegistry.workloads(for: side) {
@@ -46,24 +55,72 @@ struct ComparisonRun {
                 report.notes.append("\(side.displayName) has no implementation yet; its cells show —.")
             }
         }
+        let implemented = sides.filter { SideRegistry.workloads(for: $0) != nil }
         for workload in workloads {
-            for side in sides {
-                guard SideRegistry.workloads(for: side) != nil else {
-                    report.entries.append(.init(workload: workload, side: side, measurement: nil, missing: "not yet"))
-                    continue
-                }
-                do {
-                    for result in try run(workload, side: side) {
-                        report.entries.append(.init(workload: workload, side: side, measurement: result))
+            let count = Self.repeatedWorkloads.contains(workload) ? rounds : 1
+            var measured: [Side: [[WorkloadResult]]] = [:]
+            var errors: [Side: String] = [:]
+            for round in 0..<count {
+                for side in round.isMultiple(of: 2) ? implemented : implemented.reversed() where errors[side] == nil {
+                    if count > 1 { Progress.log("round \(round + 1) of \(count)") }
+                    do {
+                        measured[side, default: []].append(try run(workload, side: side))
+                    } catch {
+                        failures += 1
+                        Progress.log("\(side.displayName) \(workload.title) failed: \(error)")
+                        report.notes.append("\(side.displayName) \(workload.title) failed: \(error)")
+                        errors[side] = "\(error)"
                     }
-                } catch {
-                    failures += 1
-                    Progress.log("\(side.displayName) \(workload.title) failed: \(error)")
-                    report.entries.append(.init(workload: workload, side: side, measurement: nil, missing: "\(error)"))
-                    report.notes.append("\(side.displayName) \(workload.title) failed: \(error)")
                 }
             }
+            for side in sides {
+                if let error = errors[side] {
+                    report.entries.append(.init(workload: workload, side: side, measurement: nil, missing: error))
+                } else if let rounds = measured[side] {
+                    for result in Self.medians(of: rounds) {
+                        report.entries.append(.init(workload: workload, side: side, measurement: result))
+                    }
+                } else {
+                    report.entries.append(.init(workload: workload, side: side, measurement: nil, missing: "not yet"))
+                }
+            }
+            if count > 1, errors.isEmpty {
+                report.notes.append(Self.roundsNote(workload, measured, sides: implemented))
+            }
         }
+    }
+
+    /// For each variant, the round whose time is the median: the middle one of an odd number of
+    /// rounds, the faster of the middle two of an even number. Each round of a side measures
+    /// the same variants in the same order.
+    static func medians(of rounds: [[WorkloadResult]]) -> [WorkloadResult] {
+        guard let first = rounds.first else { return [] }
+        return first.indices.map { index in
+            let sorted = rounds.compactMap { $0.indices.contains(index) ? $0[index] : nil }
+                .sorted { $0.seconds < $1.seconds }
+            return sorted[(sorted.count - 1) / 2]
+        }
+    }
+
+    /// Every round's time of each side's headline (its first variant) and, with two sides, the
+    /// ratio of the round: GRDB's time divided by Logbook's, as the table's last column.
+    static func roundsNote(_ workload: WorkloadID, _ measured: [Side: [[WorkloadResult]]], sides: [Side]) -> String {
+        var parts: [String] = []
+        for side in sides {
+            let times = (measured[side] ?? []).compactMap(\.first).map { ResultTable.duration($0.seconds) }
+            let variant = measured[side]?.first?.first?.variant.map { " (\($0))" } ?? ""
+            parts.append("\(side.displayName)\(variant) \(times.joined(separator: ", "))")
+        }
+        if let logbook = measured[.logbook], let grdb = measured[.grdb] {
+            let ratios = zip(logbook, grdb).compactMap { pair -> String? in
+                guard let mine = pair.0.first, let theirs = pair.1.first, mine.seconds > 0 else { return nil }
+                return ResultTable.fixed(theirs.seconds / mine.seconds, 2) + "×"
+            }
+            parts.append("Logbook÷GRDB by round \(ratios.joined(separator: ", "))")
+        }
+        let count = measured.values.map(\.count).max() ?? 0
+        return "\(workload.title), \(count) rounds, the sides' order alternating; the table shows each row's "
+            + "median round. \(parts.joined(separator: "; "))"
     }
 
     /// Measures LZ4 decompression and sequential reads in a child process of their own.
