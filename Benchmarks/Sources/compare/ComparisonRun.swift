@@ -103,7 +103,9 @@ struct ComparisonRun {
     }
 
     /// Every round's time of each side's headline (its first variant) and, with two sides, the
-    /// ratio of the round: GRDB's time divided by Logbook's, as the table's last column.
+    /// ratio of each round, GRDB's time divided by Logbook's as in the table's last column, and
+    /// their median: the figure to judge a target by, each ratio being of two processes run one
+    /// after the other, where the table's ratio divides medians taken from different rounds.
     static func roundsNote(_ workload: WorkloadID, _ measured: [Side: [[WorkloadResult]]], sides: [Side]) -> String {
         var parts: [String] = []
         for side in sides {
@@ -112,11 +114,13 @@ struct ComparisonRun {
             parts.append("\(side.displayName)\(variant) \(times.joined(separator: ", "))")
         }
         if let logbook = measured[.logbook], let grdb = measured[.grdb] {
-            let ratios = zip(logbook, grdb).compactMap { pair -> String? in
+            let ratios = zip(logbook, grdb).compactMap { pair -> Double? in
                 guard let mine = pair.0.first, let theirs = pair.1.first, mine.seconds > 0 else { return nil }
-                return ResultTable.fixed(theirs.seconds / mine.seconds, 2) + "×"
+                return theirs.seconds / mine.seconds
             }
-            parts.append("Logbook÷GRDB by round \(ratios.joined(separator: ", "))")
+            let shown = ratios.map { ResultTable.fixed($0, 2) + "×" }.joined(separator: ", ")
+            let median = ratios.sorted()[(ratios.count - 1) / 2]
+            parts.append("Logbook÷GRDB by round \(shown) (median \(ResultTable.fixed(median, 2))×)")
         }
         let count = measured.values.map(\.count).max() ?? 0
         return "\(workload.title), \(count) rounds, the sides' order alternating; the table shows each row's "
