@@ -196,7 +196,7 @@ public enum ResultTable {
         return "\(bytes) bytes"
     }
 
-    package static func fixed(_ value: Double, _ decimals: Int) -> String {
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
         String(format: "%.\(decimals)f", value)
     }
 

@@ -77,7 +77,7 @@ struct ComparisonRun {
                 if let error = errors[side] {
                     report.entries.append(.init(workload: workload, side: side, measurement: nil, missing: error))
                 } else if let rounds = measured[side] {
-                    for result in Self.medians(of: rounds) {
+                    for result in Rounds.medians(of: rounds) {
                         report.entries.append(.init(workload: workload, side: side, measurement: result))
                     }
                 } else {
@@ -85,46 +85,9 @@ struct ComparisonRun {
                 }
             }
             if count > 1, errors.isEmpty {
-                report.notes.append(Self.roundsNote(workload, measured, sides: implemented))
+                report.notes.append(Rounds.note(workload, measured, sides: implemented))
             }
         }
-    }
-
-    /// For each variant, the round whose time is the median: the middle one of an odd number of
-    /// rounds, the faster of the middle two of an even number. Each round of a side measures
-    /// the same variants in the same order.
-    static func medians(of rounds: [[WorkloadResult]]) -> [WorkloadResult] {
-        guard let first = rounds.first else { return [] }
-        return first.indices.map { index in
-            let sorted = rounds.compactMap { $0.indices.contains(index) ? $0[index] : nil }
-                .sorted { $0.seconds < $1.seconds }
-            return sorted[(sorted.count - 1) / 2]
-        }
-    }
-
-    /// Every round's time of each side's headline (its first variant) and, with two sides, the
-    /// ratio of each round, GRDB's time divided by Logbook's as in the table's last column, and
-    /// their median: the figure to judge a target by, each ratio being of two processes run one
-    /// after the other, where the table's ratio divides medians taken from different rounds.
-    static func roundsNote(_ workload: WorkloadID, _ measured: [Side: [[WorkloadResult]]], sides: [Side]) -> String {
-        var parts: [String] = []
-        for side in sides {
-            let times = (measured[side] ?? []).compactMap(\.first).map { ResultTable.duration($0.seconds) }
-            let variant = measured[side]?.first?.first?.variant.map { " (\($0))" } ?? ""
-            parts.append("\(side.displayName)\(variant) \(times.joined(separator: ", "))")
-        }
-        if let logbook = measured[.logbook], let grdb = measured[.grdb] {
-            let ratios = zip(logbook, grdb).compactMap { pair -> Double? in
-                guard let mine = pair.0.first, let theirs = pair.1.first, mine.seconds > 0 else { return nil }
-                return theirs.seconds / mine.seconds
-            }
-            let shown = ratios.map { ResultTable.fixed($0, 2) + "×" }.joined(separator: ", ")
-            let median = ratios.sorted()[(ratios.count - 1) / 2]
-            parts.append("Logbook÷GRDB by round \(shown) (median \(ResultTable.fixed(median, 2))×)")
-        }
-        let count = measured.values.map(\.count).max() ?? 0
-        return "\(workload.title), \(count) rounds, the sides' order alternating; the table shows each row's "
-            + "median round. \(parts.joined(separator: "; "))"
     }
 
     /// Measures LZ4 decompression and sequential reads in a child process of their own.
