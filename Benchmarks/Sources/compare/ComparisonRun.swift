@@ -61,8 +61,8 @@ struct ComparisonRun {
             var measured: [Side: [[WorkloadResult]]] = [:]
             var errors: [Side: String] = [:]
             for round in 0..<count {
+                if count > 1 { Progress.log("\(workload.title): round \(round + 1) of \(count)") }
                 for side in round.isMultiple(of: 2) ? implemented : implemented.reversed() where errors[side] == nil {
-                    if count > 1 { Progress.log("round \(round + 1) of \(count)") }
                     do {
                         measured[side, default: []].append(try run(workload, side: side))
                     } catch {
