@@ -85,10 +85,11 @@ extension ModelContext: ModelObserver {
 
     func resolveFault(of model: any PersistentModel, relationship index: Int) {
         guard let id = model.storedIdentifier else { return }
-        let mapping = mapping(of: model)
-        guard case .relationship(let relationship) = mapping.slots[index] else { return }
-        let loader = FaultLoader(context: self, id: id, table: mapping.table, relationship: relationship)
-        mapping.loadRelated(model, index, from: loader)
+        withMapping(of: model) { mapping in
+            guard case .relationship(let relationship) = mapping.slots[index] else { return }
+            let loader = FaultLoader(context: self, id: id, table: mapping.table, relationship: relationship)
+            mapping.loadRelated(model, index, from: loader)
+        }
     }
 
     /// Makes the targets of one stored object's relationship for ``EntityMapping/loadRelated(_:_:from:)``.
@@ -147,13 +148,13 @@ extension ModelContext: ModelObserver {
 
     /// The property index of the inverse of `model`'s relationship at `index`, on the target type.
     func inverseProperty(of model: any PersistentModel, _ index: Int) -> Int? {
-        mapping(of: model).inverseProperties[index]
+        withMapping(of: model) { $0.inverseProperties[index] }
     }
 
     /// The related models, loading a fault first.
     func currentRelationship(_ model: any PersistentModel, _ property: Int) -> [any PersistentModel] {
         loadIfFaulted(model, property)
-        return mapping(of: model).related(model, property)
+        return withMapping(of: model) { $0.related(model, property) }
     }
 
     /// Loads a relationship that is still a fault.
@@ -172,7 +173,7 @@ extension ModelContext: ModelObserver {
 
     /// The model a to-one relationship holds, loading a fault first.
     func currentOne(_ model: any PersistentModel, _ property: Int) -> (any PersistentModel)? {
-        currentOne(model, property, mapping: mapping(of: model))
+        withMapping(of: model) { currentOne(model, property, mapping: $0) }
     }
 
     /// ``currentOne(_:_:)`` for a caller that has the model's mapping at hand.
@@ -191,14 +192,15 @@ extension ModelContext: ModelObserver {
         _ property: Int,
         partnerProperty: Int
     ) {
-        let targetMapping = mapping(of: target)
-        if targetMapping.isToMany(property) {
-            let current = currentRelationship(target, property)
-            if current.contains(where: { $0 === model }) { return }
-            targetMapping.setRelated(target, property, current + [model], observed: true)
-        } else {
+        let changed = withMapping(of: target) { targetMapping -> Bool in
+            if targetMapping.isToMany(property) {
+                let current = currentRelationship(target, property)
+                if current.contains(where: { $0 === model }) { return false }
+                targetMapping.setRelated(target, property, current + [model], observed: true)
+                return true
+            }
             let current = currentOne(target, property, mapping: targetMapping)
-            if current === model { return }
+            if current === model { return false }
             // A to-one side lets go of its previous partner, which loses `target` in turn.
             if let previous = current {
                 let previousSide = currentRelationship(previous, partnerProperty)
@@ -211,8 +213,9 @@ extension ModelContext: ModelObserver {
                 noteRelationshipChange(previous, partnerProperty)
             }
             targetMapping.setRelatedOne(target, property, model, observed: true)
+            return true
         }
-        noteRelationshipChange(target, property)
+        if changed { noteRelationshipChange(target, property) }
     }
 
     /// Records a relationship change made on the user's behalf, so that the next save writes it.

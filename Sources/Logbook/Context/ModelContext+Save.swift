@@ -216,7 +216,19 @@ extension ModelContext {
         toOne: inout [(property: Int, relationship: Int, target: UInt64)]
     ) throws {
         let id = try identify(model)
-        let mapping = mapping(of: model)
+        try withMapping(of: model) { mapping in
+            try recordInsert(model, id: id, mapping: mapping, into: &batch, toOne: &toOne)
+        }
+    }
+
+    /// ``recordInsert(_:into:toOne:)`` with the model's identifier and mapping.
+    private func recordInsert(
+        _ model: any PersistentModel,
+        id: UInt64,
+        mapping: EntityMapping,
+        into batch: inout Store.PreparedBatch,
+        toOne: inout [(property: Int, relationship: Int, target: UInt64)]
+    ) throws {
         let entityName = mapping.entityName
         toOne.removeAll(keepingCapacity: true)
         for property in mapping.relationshipProperties {

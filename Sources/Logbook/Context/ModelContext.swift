@@ -126,7 +126,14 @@ public final class ModelContext {
     var seenGeneration: UInt64
     /// The mapping of each model type used so far, by the type's identity: a schema has a
     /// handful of entities, and comparing a few words costs less than hashing on every call.
-    @exclusivity(unchecked) private var mappings: [(type: ObjectIdentifier, mapping: EntityMapping)] = []
+    ///
+    /// Each mapping is held unretained here and kept alive by ``mappingOwners`` for as long as
+    /// the context: the paths that run for every model a save inserts or a relationship change
+    /// reaches read it through ``withMapping(of:_:)`` without retaining and releasing it, which
+    /// returning it from ``mapping(of:)`` did every time.
+    @exclusivity(unchecked) private var mappings: [(type: ObjectIdentifier, mapping: Unmanaged<EntityMapping>)] = []
+    /// The mappings of ``mappings``, owned.
+    private var mappingOwners: [EntityMapping] = []
     @exclusivity(unchecked) private var autosaveScheduled = false
     /// Whether this is the container's main context, the only one that autosaves.
     @exclusivity(unchecked) var isMainContext = false
@@ -181,13 +188,14 @@ public final class ModelContext {
     ///   list of items but not the item's trip. Emptying every relationship of every model took
     ///   two thirds of a large context's going away.
     func releaseRelationships(of model: any PersistentModel, onlyCycles: Bool = false) {
-        let mapping = mapping(of: model)
-        let properties = onlyCycles ? mapping.relationshipsEmptiedOnRelease : mapping.relationshipProperties
-        if properties.isEmpty { return }
-        // A relationship never loaded holds nothing: most models a fetch made are skipped here.
-        let faulted = model.inPlace { $0.faultedProperties }
-        for property in properties where !faulted.contains(property) {
-            mapping.clearRelated(model, property)
+        withMapping(of: model) { mapping in
+            let properties = onlyCycles ? mapping.relationshipsEmptiedOnRelease : mapping.relationshipProperties
+            if properties.isEmpty { return }
+            // A relationship never loaded holds nothing: most models a fetch made are skipped here.
+            let faulted = model.inPlace { $0.faultedProperties }
+            for property in properties where !faulted.contains(property) {
+                mapping.clearRelated(model, property)
+            }
         }
     }
 
@@ -201,15 +209,16 @@ public final class ModelContext {
     public func insert<T: PersistentModel>(_ model: T) {
         if !deleted.isEmpty, deleted.removeValue(forKey: ObjectIdentifier(model)) != nil { return }
         if model.storedIdentifier != nil || inserted.contains(model) { return }
-        let mapping = mapping(for: T.self)
         inserted.append(model)
         model._$storage.link = link
         scheduleAutosave()
         // Relationships set by the model's initializer bypass the observer: keep their inverses
         // in step now, and insert the models they reach.
-        for property in mapping.relationshipProperties {
-            let related = mapping.related(model, property)
-            if !related.isEmpty { self.model(model, didSetRelationship: property, from: [], to: related) }
+        withMapping(for: T.self) { mapping in
+            for property in mapping.relationshipProperties {
+                let related = mapping.related(model, property)
+                if !related.isEmpty { self.model(model, didSetRelationship: property, from: [], to: related) }
+            }
         }
     }
 
@@ -288,17 +297,45 @@ public final class ModelContext {
 
     func mapping<T: PersistentModel>(for type: T.Type) -> EntityMapping {
         let key = ObjectIdentifier(type)
-        if let known = knownMapping(key) { return known }
+        if let known = knownMapping(key) { return known.takeUnretainedValue() }
         let mapping = store.read { EntityMapping(type, projection: $0.projection) }
-        mappings.append((key, mapping))
+        mappingOwners.append(mapping)
+        mappings.append((key, Unmanaged.passUnretained(mapping)))
         return mapping
     }
 
-    /// The mapping made already for the model type `key` identifies, if any.
+    /// The mapping made already for the model type `key` identifies, if any, unretained: the
+    /// context owns it (``mappingOwners``).
     @inline(__always)
-    private func knownMapping(_ key: ObjectIdentifier) -> EntityMapping? {
+    private func knownMapping(_ key: ObjectIdentifier) -> Unmanaged<EntityMapping>? {
         for known in mappings where known.type == key { return known.mapping }
         return nil
+    }
+
+    /// Calls `body` with the mapping of `model`'s type, which it must not keep: the mapping is
+    /// not retained for it (see ``mappings``).
+    @inline(__always)
+    func withMapping<Result>(
+        of model: any PersistentModel,
+        _ body: (EntityMapping) throws -> Result
+    ) rethrows -> Result {
+        if let known = knownMapping(ObjectIdentifier(type(of: model))) {
+            return try known._withUnsafeGuaranteedRef(body)
+        }
+        return try body(mapping(of: model))
+    }
+
+    /// Calls `body` with the mapping of `type`, which it must not keep, as
+    /// ``withMapping(of:_:)`` does.
+    @inline(__always)
+    func withMapping<T: PersistentModel, Result>(
+        for type: T.Type,
+        _ body: (EntityMapping) throws -> Result
+    ) rethrows -> Result {
+        if let known = knownMapping(ObjectIdentifier(type)) {
+            return try known._withUnsafeGuaranteedRef(body)
+        }
+        return try body(mapping(for: type))
     }
 
     /// The registered object of a permanent identifier, if it is of the identifier's entity.
@@ -312,7 +349,7 @@ public final class ModelContext {
     func mapping(of model: any PersistentModel) -> EntityMapping {
         // The model's type is known to the context almost always: find it by the type object,
         // without opening the existential into a generic call.
-        if let known = knownMapping(ObjectIdentifier(type(of: model))) { return known }
+        if let known = knownMapping(ObjectIdentifier(type(of: model))) { return known.takeUnretainedValue() }
         func open<T: PersistentModel>(_ model: T) -> EntityMapping { mapping(for: T.self) }
         return open(model)
     }
