@@ -163,6 +163,9 @@ public final class ModelContext {
     /// their attributes. Models inserted and not saved keep their relationships: they are the
     /// app's only copy of them.
     deinit {
+        // Before anything else: the link does not retain or weakly refer to the context (see
+        // ``ContextLink``), and the models that outlive it must find no context there.
+        link.observer = nil
         registry.forEachModel { releaseRelationships(of: $0, onlyCycles: true) }
         // Freeing the models took a tenth of the time of inserting SampleTrips-10k: another
         // thread frees those of a large context. The relationships that could hold models in

@@ -160,7 +160,8 @@ public struct _$ModelStorage {
     /// The context managing the model, told about its changes.
     ///
     /// Setting it gives the model a link of its own; a context shares one link among all its
-    /// models instead (``link``).
+    /// models instead (``link``). The link does not keep the observer: it must outlive the
+    /// model's use of it, or be set to `nil` first (see ``ContextLink``).
     var observer: (any ModelObserver)? {
         get { link?.observer }
         set { link = newValue.map(ContextLink.init) }
@@ -258,12 +259,17 @@ final class PropertyOverflow {
 
 /// What a model holds to reach the context managing it.
 ///
-/// A context makes one link and gives it to every model it manages; the link refers to the
-/// context weakly, so a model that outlives its context sees no context. One strong reference
-/// per model takes 8 bytes, where a weak reference to the context as an `any ModelObserver`
-/// took 16.
+/// A context makes one link and gives it to every model it manages. One strong reference per
+/// model takes 8 bytes, where a weak reference to the context as an `any ModelObserver` took
+/// 16.
+///
+/// The link does not retain its observer, and does not refer to it weakly either: whoever sets
+/// ``observer`` sets it back to `nil` before the observer goes away, as a context does first
+/// thing in its `deinit`, so that a model that outlives its context sees no context. A weak
+/// reference cost every change of a model a load through the context's side table, and gave
+/// the context a side table, through which every retain and release of it then went.
 final class ContextLink {
-    weak var observer: (any ModelObserver)?
+    unowned(unsafe) var observer: (any ModelObserver)?
 
     init(_ observer: (any ModelObserver)? = nil) {
         self.observer = observer

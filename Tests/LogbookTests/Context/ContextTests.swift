@@ -293,6 +293,30 @@ struct ContextTests {
         #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 0)
     }
 
+    @Test func aModelThatOutlivesItsContextChangesWithoutReachingIt() throws {
+        let store = TestStore(.memory)
+        let container = try store.container()
+        let trip = makeTrip("Outlived")
+        weak var gone: ModelContext?
+        do {
+            let context = ModelContext(container)
+            gone = context
+            context.insert(trip)
+            try context.save()
+        }
+        #expect(gone == nil, "the context is freed")
+        // Each of these told the context before; with the context gone, they only change the
+        // model. A link that still pointed at the freed context would crash here.
+        trip.name = "Outlived, renamed"
+        trip.bucketList?.append(makeItem("Ferry"))
+        #expect(trip.name == "Outlived, renamed")
+        #expect(trip.bucketList?.map(\.title) == ["Ferry"])
+        #expect(trip.bucketList?.first?.trip == nil, "no context keeps the inverse in step")
+        let reading = ModelContext(container)
+        let saved = try reading.fetch(FetchDescriptor<Trip>())
+        #expect(saved.map(\.name) == ["Outlived"], "nothing reached the store")
+    }
+
     @Test func unsavedInsertsKeepTheirRelationshipsWhenTheirContextIsReleased() throws {
         let store = TestStore(.memory)
         let container = try store.container()
