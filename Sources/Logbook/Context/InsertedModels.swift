@@ -42,6 +42,28 @@ struct InsertedModels {
         count += 1
     }
 
+    /// Moves the models, in insertion order, to the end of `models`, without retaining or
+    /// releasing any: a save takes them for the time it writes them, and the list holds none
+    /// meanwhile. Each model keeps its position, for ``giveBack(_:)``.
+    mutating func takeModels(into models: inout [any PersistentModel]) {
+        models.reserveCapacity(models.count + count)
+        for index in slots.indices {
+            if let model = slots[index].take() { models.append(model) }
+        }
+        count = 0
+    }
+
+    /// Puts back, each at its position, the models a ``takeModels(into:)`` took, when the save
+    /// that took them fails; nothing may have been added in between.
+    mutating func giveBack(_ models: [any PersistentModel]) {
+        for model in models {
+            let index = Int(model.inPlace { $0.insertionIndex })
+            precondition(index >= 0 && index < slots.count && slots[index] == nil, "a model given back to its place")
+            slots[index] = model
+        }
+        count += models.count
+    }
+
     /// Forgets `model`.
     ///
     /// - Returns: Whether it was held.

@@ -24,7 +24,9 @@ extension ModelContext {
         let deletions = try deletionClosure()
         var inserts: [any PersistentModel] = []
         swap(&inserts, &scratchInserts)
-        inserted.appendModels(to: &inserts)
+        // Taken rather than copied: copying retained each model, and emptying both lists
+        // released it twice. A failed save gives them back.
+        inserted.takeModels(into: &inserts)
         defer {
             // Emptied before it is kept: the list must not keep the models alive. The list of a
             // very large save is let go of rather than kept.
@@ -33,7 +35,14 @@ extension ModelContext {
         }
         let changes = dirty.values.filter { deletions[ObjectIdentifier($0)] == nil && $0.hasChanges }
         // Most schemas set no counts: then no model needs looking at.
-        if store.hasCountLimits { try validateCounts(inserts + changes) }
+        if store.hasCountLimits {
+            do {
+                try validateCounts(inserts + changes)
+            } catch {
+                inserted.giveBack(inserts)
+                throw error
+            }
+        }
         // Each insert takes its permanent identifier while the batch is built, so that
         // references to it read like references to stored models; a failed commit gives the
         // temporary identifiers back.
@@ -63,6 +72,7 @@ extension ModelContext {
             }
         } catch {
             restoreIdentifiers(of: inserts.prefix(assigned), temporaries)
+            inserted.giveBack(inserts)
             throw error
         }
         finishSave(commit, inserts: inserts, changes: changes, deletions: deletions)
