@@ -412,7 +412,12 @@ extension _$ModelStorage {
     ) {
         recordChange(model, index)
         guard let observer = model.inPlace({ $0.observer }) else { return }
-        observer.model(model, didSetToMany: index, from: oldValue ?? [], to: newValue ?? [])
+        // Each array passed as it is when there is one: `?? []` made a copy of it, retaining it.
+        if let oldValue, let newValue {
+            observer.model(model, didSetToMany: index, from: oldValue, to: newValue)
+        } else {
+            observer.model(model, didSetToMany: index, from: oldValue ?? [], to: newValue ?? [])
+        }
     }
 
     private static func recordChange<Model: PersistentModel>(_ model: Model, _ index: Int) {
