@@ -322,10 +322,7 @@ public final class ModelContext {
         of model: any PersistentModel,
         _ body: (EntityMapping) throws -> Result
     ) rethrows -> Result {
-        if let known = knownMapping(ObjectIdentifier(type(of: model))) {
-            return try known._withUnsafeGuaranteedRef(body)
-        }
-        return try body(mapping(of: model))
+        try withMapping(ObjectIdentifier(type(of: model)), orMaking: { mapping(of: model) }, body)
     }
 
     /// Calls `body` with the mapping of `type`, which it must not keep, as
@@ -335,10 +332,19 @@ public final class ModelContext {
         for type: T.Type,
         _ body: (EntityMapping) throws -> Result
     ) rethrows -> Result {
-        if let known = knownMapping(ObjectIdentifier(type)) {
-            return try known._withUnsafeGuaranteedRef(body)
-        }
-        return try body(mapping(for: type))
+        try withMapping(ObjectIdentifier(type), orMaking: { mapping(for: type) }, body)
+    }
+
+    /// The known mapping of the model type `key` identifies, unretained, or the one `make`
+    /// makes the first time.
+    @inline(__always)
+    private func withMapping<Result>(
+        _ key: ObjectIdentifier,
+        orMaking make: () -> EntityMapping,
+        _ body: (EntityMapping) throws -> Result
+    ) rethrows -> Result {
+        if let known = knownMapping(key) { return try known._withUnsafeGuaranteedRef(body) }
+        return try body(make())
     }
 
     /// The registered object of a permanent identifier, if it is of the identifier's entity.
