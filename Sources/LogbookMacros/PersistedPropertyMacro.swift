@@ -32,8 +32,9 @@ extension PersistedPropertyMacro: AccessorMacro {
         let keyPath = property.keyPathName
         return [
             """
-            @storageRestrictions(initializes: \(raw: field))
+            @storageRestrictions(initializes: \(raw: field), accesses: _$storage)
             init(initialValue) {
+                Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                 \(raw: field) = initialValue
             }
             """,

@@ -36,8 +36,9 @@ struct ModelMacroTests {
             expandedSource: #"""
                 final class Trip {
                     var name: String {
-                        @storageRestrictions(initializes: _name)
+                        @storageRestrictions(initializes: _name, accesses: _$storage)
                         init(initialValue) {
+                            Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                             _name = initialValue
                         }
                         get {
@@ -75,8 +76,9 @@ struct ModelMacroTests {
                         )
                     }
                     var startDate: Date {
-                        @storageRestrictions(initializes: _startDate)
+                        @storageRestrictions(initializes: _startDate, accesses: _$storage)
                         init(initialValue) {
+                            Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                             _startDate = initialValue
                         }
                         get {
@@ -114,8 +116,9 @@ struct ModelMacroTests {
                         )
                     }
                     var bucketList: [BucketListItem]? {
-                        @storageRestrictions(initializes: _bucketList)
+                        @storageRestrictions(initializes: _bucketList, accesses: _$storage)
                         init(initialValue) {
+                            Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                             _bucketList = initialValue
                         }
                         get {
@@ -153,8 +156,9 @@ struct ModelMacroTests {
                         )
                     }
                     var livingAccommodation: LivingAccommodation? {
-                        @storageRestrictions(initializes: _livingAccommodation)
+                        @storageRestrictions(initializes: _livingAccommodation, accesses: _$storage)
                         init(initialValue) {
+                            Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                             _livingAccommodation = initialValue
                         }
                         get {

@@ -20,8 +20,9 @@ struct PersistedPropertyMacroTests {
             expandedSource: #"""
                 final class Trip {
                     var name: String {
-                        @storageRestrictions(initializes: _name)
+                        @storageRestrictions(initializes: _name, accesses: _$storage)
                         init(initialValue) {
+                            Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                             _name = initialValue
                         }
                         get {
@@ -77,8 +78,9 @@ struct PersistedPropertyMacroTests {
             expandedSource: #"""
                 final class Trip {
                     var note: String? {
-                        @storageRestrictions(initializes: _note)
+                        @storageRestrictions(initializes: _note, accesses: _$storage)
                         init(initialValue) {
+                            Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                             _note = initialValue
                         }
                         get {
@@ -115,8 +117,9 @@ struct PersistedPropertyMacroTests {
                         )
                     }
                     var legacy: Int! {
-                        @storageRestrictions(initializes: _legacy)
+                        @storageRestrictions(initializes: _legacy, accesses: _$storage)
                         init(initialValue) {
+                            Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                             _legacy = initialValue
                         }
                         get {
@@ -153,8 +156,9 @@ struct PersistedPropertyMacroTests {
                         )
                     }
                     var `default`: Bool {
-                        @storageRestrictions(initializes: _default)
+                        @storageRestrictions(initializes: _default, accesses: _$storage)
                         init(initialValue) {
+                            Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                             _default = initialValue
                         }
                         get {
@@ -213,8 +217,9 @@ struct PersistedPropertyMacroTests {
             expandedSource: #"""
                 final class Trip {
                     @Attribute(.unique, originalName: "title") var name: String {
-                        @storageRestrictions(initializes: _name)
+                        @storageRestrictions(initializes: _name, accesses: _$storage)
                         init(initialValue) {
+                            Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                             _name = initialValue
                         }
                         get {
@@ -253,8 +258,9 @@ struct PersistedPropertyMacroTests {
                         )
                     }
                     @Attribute(.externalStorage, .transformable(by: ColorTransformer.self)) var color: Color? {
-                        @storageRestrictions(initializes: _color)
+                        @storageRestrictions(initializes: _color, accesses: _$storage)
                         init(initialValue) {
+                            Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                             _color = initialValue
                         }
                         get {
@@ -294,8 +300,9 @@ struct PersistedPropertyMacroTests {
                         )
                     }
                     @Attribute(originalName: "start_date") var startDate: Date {
-                        @storageRestrictions(initializes: _startDate)
+                        @storageRestrictions(initializes: _startDate, accesses: _$storage)
                         init(initialValue) {
+                            Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                             _startDate = initialValue
                         }
                         get {
@@ -333,8 +340,9 @@ struct PersistedPropertyMacroTests {
                         )
                     }
                     @Relationship(deleteRule: .cascade, inverse: \Item.trip) var items: [Item] {
-                        @storageRestrictions(initializes: _items)
+                        @storageRestrictions(initializes: _items, accesses: _$storage)
                         init(initialValue) {
+                            Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                             _items = initialValue
                         }
                         get {
@@ -373,8 +381,9 @@ struct PersistedPropertyMacroTests {
                         )
                     }
                     @Relationship(.cascade) var stay: Stay? {
-                        @storageRestrictions(initializes: _stay)
+                        @storageRestrictions(initializes: _stay, accesses: _$storage)
                         init(initialValue) {
+                            Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                             _stay = initialValue
                         }
                         get {

@@ -213,10 +213,19 @@ public final class ModelContext {
         if !deleted.isEmpty, deleted.removeValue(forKey: ObjectIdentifier(model)) != nil { return }
         if model.storedIdentifier != nil || inserted.contains(model) { return }
         inserted.append(model)
+        // Relationships set while no context observed the model (by its initializer, or before
+        // it was inserted), or while another context did, were not seen here: keep their
+        // inverses in step now, and insert the models they reach. Most models have none, and
+        // skip looking.
+        let mayRelateUnobserved = model.inPlace { storage in
+            defer { storage.mayRelateUnobserved = false }
+            return storage.mayRelateUnobserved || storage.link != nil
+        }
         model._$storage.link = link
         scheduleAutosave()
-        // Relationships set by the model's initializer bypass the observer: keep their inverses
-        // in step now, and insert the models they reach.
+        // The type's mapping is made here, not in the save, which reads it with the store locked.
+        if knownMapping(ObjectIdentifier(T.self)) == nil { _ = mapping(for: T.self) }
+        guard mayRelateUnobserved else { return }
         withMapping(for: T.self) { mapping in
             for property in mapping.relationshipProperties {
                 let related = mapping.related(model, property)
@@ -273,7 +282,10 @@ public final class ModelContext {
     ///
     /// Changed models get their saved values back; inserted models are forgotten.
     public func rollback() {
-        for model in inserted.models { model._$storage.link = nil }
+        for model in inserted.models {
+            model._$storage.link = nil
+            model._$storage.mayRelateUnobserved = true
+        }
         inserted.removeAll()
         deleted.removeAll()
         let changed = Array(dirty.values)

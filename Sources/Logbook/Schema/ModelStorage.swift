@@ -9,8 +9,8 @@
 ///
 /// ```swift
 /// var name: String {                                  // the user's property, now computed
-///     @storageRestrictions(initializes: _name)
-///     init(initialValue) { _name = initialValue }     // the user's init assigns through this
+///     @storageRestrictions(initializes: _name, accesses: _$storage)
+///     init(initialValue) { _$initialValue(...); _name = initialValue }  // the user's init assigns through this
 ///     get { access; fault check; return _name }
 ///     set { withMutation { _name = newValue }; _$ModelStorage._$didSet(self, 0, from: old, to: newValue) }
 /// }
@@ -57,7 +57,9 @@
 /// - Change tracking: ``changedProperties``, filled by the generated setters; the context reads
 ///   it at save time and calls ``clearChanges()``, and records its own writes with
 ///   ``markChanged(_:)`` when it wants them saved. The user's initializer assigns through the
-///   `init` accessors, which record nothing: a new object is saved whole.
+///   `init` accessors, which record no change: a new object is saved whole. They note, with
+///   the setters of a model no context observes, whether its relationships may hold models no
+///   context was told about (``mayRelateUnobserved``), which inserting it then looks for.
 /// - Faults: ``faultedProperties``. A context materialising a model leaves its relationships
 ///   empty and marks them faulted; the first read of one asks the observer to fill it in.
 ///
@@ -83,6 +85,13 @@ public struct _$ModelStorage {
 
     /// Whether the model has an identifier yet, and which kind.
     private(set) var identifierKind = IdentifierKind.none
+
+    /// Whether the model's relationships may hold models that no context was told about: set
+    /// while no context observed the model (by its initializer, or by a setter before the model
+    /// was inserted), and when the model leaves a context unsaved. Inserting the model then
+    /// looks through its relationships, to insert what they reach and set their inverses; a
+    /// model without it is inserted without that. It shares a word with ``identifierKind``.
+    @usableFromInline var mayRelateUnobserved = false
 
     /// The link to the context managing the model, shared by all the context's models; `nil`
     /// for a model no context manages.
@@ -381,7 +390,7 @@ extension _$ModelStorage {
         to newValue: Target?
     ) {
         recordChange(model, index)
-        guard let observer = model.inPlace({ $0.observer }) else { return }
+        guard let observer = relationshipObserver(model) else { return }
         // Without arrays: `guard let`, not `Optional.map`, which looked up metadata here.
         var old: (any PersistentModel)?
         if let oldValue { old = oldValue }
@@ -398,7 +407,7 @@ extension _$ModelStorage {
         to newValue: [Target]
     ) {
         recordChange(model, index)
-        guard let observer = model.inPlace({ $0.observer }) else { return }
+        guard let observer = relationshipObserver(model) else { return }
         observer.model(model, didSetToMany: index, from: oldValue, to: newValue)
     }
 
@@ -411,12 +420,52 @@ extension _$ModelStorage {
         to newValue: [Target]?
     ) {
         recordChange(model, index)
-        guard let observer = model.inPlace({ $0.observer }) else { return }
+        guard let observer = relationshipObserver(model) else { return }
         // Each array passed as it is when there is one: `?? []` made a copy of it, retaining it.
         if let oldValue, let newValue {
             observer.model(model, didSetToMany: index, from: oldValue, to: newValue)
         } else {
             observer.model(model, didSetToMany: index, from: oldValue ?? [], to: newValue ?? [])
+        }
+    }
+
+    /// Not API: notes the value a generated `init` accessor gives a property: nothing for an
+    /// attribute.
+    @inlinable @inline(__always)
+    public static func _$initialValue<Value>(_ value: Value, _ storage: inout _$ModelStorage) {}
+
+    /// Not API: notes the model a to-one relationship starts with.
+    @inlinable @inline(__always)
+    public static func _$initialValue<Target: PersistentModel>(_ value: Target, _ storage: inout _$ModelStorage) {
+        storage.mayRelateUnobserved = true
+    }
+
+    /// Not API: notes the model an optional to-one relationship starts with.
+    @inlinable @inline(__always)
+    public static func _$initialValue<Target: PersistentModel>(_ value: Target?, _ storage: inout _$ModelStorage) {
+        if value != nil { storage.mayRelateUnobserved = true }
+    }
+
+    /// Not API: notes the models a to-many relationship starts with.
+    @inlinable @inline(__always)
+    public static func _$initialValue<Target: PersistentModel>(_ value: [Target], _ storage: inout _$ModelStorage) {
+        if !value.isEmpty { storage.mayRelateUnobserved = true }
+    }
+
+    /// Not API: notes the models an optional to-many relationship starts with.
+    @inlinable @inline(__always)
+    public static func _$initialValue<Target: PersistentModel>(_ value: [Target]?, _ storage: inout _$ModelStorage) {
+        if value?.isEmpty == false { storage.mayRelateUnobserved = true }
+    }
+
+    /// The context to tell about a relationship set on `model`; without one, notes that the
+    /// relationship may hold models no context was told about.
+    @inline(__always)
+    private static func relationshipObserver<Model: PersistentModel>(_ model: Model) -> (any ModelObserver)? {
+        model.inPlace { storage in
+            if let observer = storage.observer { return observer }
+            storage.mayRelateUnobserved = true
+            return nil
         }
     }
 
