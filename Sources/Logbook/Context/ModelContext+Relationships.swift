@@ -42,12 +42,16 @@ extension ModelContext: ModelObserver {
         from oldValue: [Target],
         to newValue: [Target]
     ) {
-        // One model appended to the models there were: the change `append` makes. Compared
-        // through buffers, by identity: this code is not specialised, and the generic
-        // sequence algorithms (`zip`, `allSatisfy`, `last`) looked up type metadata on every
-        // call.
-        if Self.isAppend(of: oldValue, in: newValue) {
-            let appended: any PersistentModel = newValue[oldValue.count]
+        // One model appended to the models there were: the change `append` makes. Compared by
+        // identity, as arrays of objects: this code is not specialised, and reading `[Target]`
+        // here went through the runtime's generic machinery (its buffer and subscript, 250
+        // instructions an append). An array of a class type holds object references whatever
+        // the class, which is why the standard library's upcast between two of them shares the
+        // buffer; the objects are only compared and read here.
+        let old = unsafeBitCast(oldValue, to: [AnyObject].self)
+        let new = unsafeBitCast(newValue, to: [AnyObject].self)
+        if Self.isAppend(of: old, in: new) {
+            let appended: any PersistentModel = unsafeDowncast(new[old.count], to: Target.self)
             insertIfNew(appended)
             guard let inverse = inverseProperty(of: model, index) else { return }
             add(model, to: appended, inverse, partnerProperty: index)
@@ -57,7 +61,7 @@ extension ModelContext: ModelObserver {
     }
 
     /// Whether `newValue` is `oldValue` with one more model, not already there, at the end.
-    private static func isAppend<Target: PersistentModel>(of oldValue: [Target], in newValue: [Target]) -> Bool {
+    private static func isAppend(of oldValue: [AnyObject], in newValue: [AnyObject]) -> Bool {
         let count = oldValue.count
         guard newValue.count == count + 1 else { return false }
         return newValue.withUnsafeBufferPointer { new in
