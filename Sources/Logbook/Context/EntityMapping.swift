@@ -267,7 +267,7 @@ extension PersistentModel {
 
     /// The number of the model's permanent identifier, once it has one.
     var storedIdentifier: UInt64? {
-        inPlace { $0.storedNumber }
+        _$storedNumber
     }
 
     /// Reads or changes the model's bookkeeping in place.

@@ -77,14 +77,14 @@
 public struct _$ModelStorage {
     /// The number of the model's identifier, when ``identifierKind`` says it has one. The entity
     /// name is the model type's: storing only the number keeps a model 16 bytes smaller.
-    private(set) var identifierNumber: UInt64 = 0
+    @usableFromInline private(set) var identifierNumber: UInt64 = 0
 
     /// The model's position among the models its context inserted since its last save, or -1.
     /// Declared here, it shares a word with ``identifierKind``.
     var insertionIndex: Int32 = -1
 
     /// Whether the model has an identifier yet, and which kind.
-    private(set) var identifierKind = IdentifierKind.none
+    @usableFromInline private(set) var identifierKind = IdentifierKind.none
 
     /// Whether the model's relationships may hold models that no context was told about: set
     /// while no context observed the model (by its initializer, or by a setter before the model
@@ -108,6 +108,7 @@ public struct _$ModelStorage {
     private var overflow: PropertyOverflow?
 
     /// Whether a model has an identifier, and which kind.
+    @usableFromInline
     enum IdentifierKind: UInt8 {
         /// Nobody has asked for the identifier of a model no context has inserted.
         case none
@@ -145,6 +146,7 @@ public struct _$ModelStorage {
     // MARK: - Identity
 
     /// The number of the model's permanent identifier, once it has one.
+    @inlinable
     var storedNumber: UInt64? {
         identifierKind == .permanent ? identifierNumber : nil
     }
