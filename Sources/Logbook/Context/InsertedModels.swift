@@ -28,18 +28,30 @@ struct InsertedModels {
 
     /// Whether this context holds `model` as inserted.
     func contains(_ model: any PersistentModel) -> Bool {
-        let index = Int(model.inPlace { $0.insertionIndex })
+        holds(model, at: model.inPlace { $0.insertionIndex })
+    }
+
+    /// Whether this context holds `model` as inserted, given the position the model recorded.
+    func holds(_ model: any PersistentModel, at position: Int32) -> Bool {
+        let index = Int(position)
         guard index >= 0, index < slots.count, let held = slots[index] else { return false }
         return held === model
     }
 
     /// Adds a model that ``contains(_:)`` does not hold.
     mutating func append(_ model: any PersistentModel) {
+        let index = appendLeavingPosition(model)
+        model.inPlace { $0.insertionIndex = index }
+    }
+
+    /// Adds a model that ``contains(_:)`` does not hold, and returns the position that the
+    /// caller records in the model's ``_$ModelStorage/insertionIndex``.
+    mutating func appendLeavingPosition(_ model: any PersistentModel) -> Int32 {
         precondition(slots.count < Int(Int32.max), "at most \(Int32.max) inserts between two saves")
         let index = Int32(slots.count)
-        model.inPlace { $0.insertionIndex = index }
         slots.append(model)
         count += 1
+        return index
     }
 
     /// Moves the models, in insertion order, to the end of `models`, without retaining or

@@ -224,9 +224,10 @@ extension ModelContext: ModelObserver {
 
     /// Records a relationship change made on the user's behalf, so that the next save writes it.
     func noteRelationshipChange(_ model: any PersistentModel, _ property: Int) {
-        model._$storage.markChanged(property)
-        if model.storedIdentifier != nil {
-            dirty[ObjectIdentifier(model)] = model
+        let isStored = model.inPlace { storage in
+            storage.markChanged(property)
+            return storage.storedNumber != nil
         }
+        if isStored { dirty[ObjectIdentifier(model)] = model }
     }
 }

@@ -211,17 +211,23 @@ public final class ModelContext {
     /// marked for deletion cancels the deletion.
     public func insert<T: PersistentModel>(_ model: T) {
         if !deleted.isEmpty, deleted.removeValue(forKey: ObjectIdentifier(model)) != nil { return }
-        if model.storedIdentifier != nil || inserted.contains(model) { return }
-        inserted.append(model)
+        // Two accesses to the model's storage, each through its `_modify` in this code, which
+        // is not specialised for `T`.
+        let (isStored, position) = model.inPlace { ($0.storedNumber != nil, $0.insertionIndex) }
+        if isStored || inserted.holds(model, at: position) { return }
+        let newPosition = inserted.appendLeavingPosition(model)
         // Relationships set while no context observed the model (by its initializer, or before
         // it was inserted), or while another context did, were not seen here: keep their
         // inverses in step now, and insert the models they reach. Most models have none, and
         // skip looking.
         let mayRelateUnobserved = model.inPlace { storage in
-            defer { storage.mayRelateUnobserved = false }
+            defer {
+                storage.insertionIndex = newPosition
+                storage.link = link
+                storage.mayRelateUnobserved = false
+            }
             return storage.mayRelateUnobserved || storage.link != nil
         }
-        model._$storage.link = link
         scheduleAutosave()
         // The type's mapping is made here, not in the save, which reads it with the store locked.
         if knownMapping(ObjectIdentifier(T.self)) == nil { _ = mapping(for: T.self) }

@@ -391,8 +391,7 @@ extension _$ModelStorage {
         from oldValue: Target?,
         to newValue: Target?
     ) {
-        recordChange(model, index)
-        guard let observer = relationshipObserver(model) else { return }
+        guard let observer = recordRelationshipChange(model, index) else { return }
         // Without arrays: `guard let`, not `Optional.map`, which looked up metadata here.
         var old: (any PersistentModel)?
         if let oldValue { old = oldValue }
@@ -408,8 +407,7 @@ extension _$ModelStorage {
         from oldValue: [Target],
         to newValue: [Target]
     ) {
-        recordChange(model, index)
-        guard let observer = relationshipObserver(model) else { return }
+        guard let observer = recordRelationshipChange(model, index) else { return }
         observer.model(model, didSetToMany: index, from: oldValue, to: newValue)
     }
 
@@ -421,8 +419,7 @@ extension _$ModelStorage {
         from oldValue: [Target]?,
         to newValue: [Target]?
     ) {
-        recordChange(model, index)
-        guard let observer = relationshipObserver(model) else { return }
+        guard let observer = recordRelationshipChange(model, index) else { return }
         // Each array passed as it is when there is one: `?? []` made a copy of it, retaining it.
         if let oldValue, let newValue {
             observer.model(model, didSetToMany: index, from: oldValue, to: newValue)
@@ -460,19 +457,29 @@ extension _$ModelStorage {
         if value?.isEmpty == false { storage.mayRelateUnobserved = true }
     }
 
-    /// The context to tell about a relationship set on `model`; without one, notes that the
-    /// relationship may hold models no context was told about.
+    /// Records that a relationship was set, as ``recordChange(_:_:)`` does, and returns the
+    /// context to tell about it; without one, notes that the relationship may hold models no
+    /// context was told about.
+    ///
+    /// One access to the model's storage: this code is not specialised for the model's type,
+    /// and each access went through the storage's `_modify`.
     @inline(__always)
-    private static func relationshipObserver<Model: PersistentModel>(_ model: Model) -> (any ModelObserver)? {
-        model.inPlace { storage in
-            if let observer = storage.observer { return observer }
-            storage.mayRelateUnobserved = true
-            return nil
+    private static func recordRelationshipChange<Model: PersistentModel>(
+        _ model: Model,
+        _ index: Int
+    ) -> (any ModelObserver)? {
+        let (becameDirty, observer) = model.inPlace { storage -> (Bool, (any ModelObserver)?) in
+            let becameDirty = storage.markChanged(index)
+            let observer = storage.observer
+            if observer == nil { storage.mayRelateUnobserved = true }
+            return (becameDirty, observer)
         }
+        if becameDirty, let observer { observer.modelDidBecomeDirty(model) }
+        return observer
     }
 
     private static func recordChange<Model: PersistentModel>(_ model: Model, _ index: Int) {
-        guard model._$storage.markChanged(index), let observer = model.inPlace({ $0.observer }) else { return }
-        observer.modelDidBecomeDirty(model)
+        let (becameDirty, observer) = model.inPlace { storage in (storage.markChanged(index), storage.observer) }
+        if becameDirty, let observer { observer.modelDidBecomeDirty(model) }
     }
 }
