@@ -327,12 +327,15 @@ extension ModelContext {
         deletions: [ObjectIdentifier: any PersistentModel]
     ) {
         for model in inserts {
-            guard let id = model.storedIdentifier else { continue }
-            let survivor = commit.survivors.isEmpty ? id : commit.survivors[id] ?? id
-            model.inPlace { storage in
+            // One access to the model's storage, through its `_modify` here.
+            let stored = model.inPlace { storage -> UInt64? in
+                guard let id = storage.storedNumber else { return nil }
+                let survivor = commit.survivors.isEmpty ? id : commit.survivors[id] ?? id
                 if survivor != id { storage.setIdentifier(survivor, kind: .permanent) }
                 storage.clearChanges()
+                return survivor
             }
+            guard let survivor = stored else { continue }
             if let existing = registry[survivor], existing !== model {
                 // An upsert merged this object into a stored one that the context already had:
                 // bring that object up to date too; both now stand for the same model.
