@@ -61,6 +61,7 @@
     named(_$storage),
     named(_$binding),
     named(_$array),
+    named(_$storedNumber),
     named(init)
 )
 @attached(memberAttribute)

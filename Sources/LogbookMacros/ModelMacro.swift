@@ -53,6 +53,13 @@ extension ModelMacro: MemberMacro {
                 Logbook._$ModelStorage._$array(models, of: \(className).self)
             }
             """,
+            // Read from the class's own field: a default in Logbook, compiled for each type, read
+            // the whole storage through a copy where the compiler merged the types' versions.
+            """
+            public var _$storedNumber: UInt64? {
+                Logbook._$ModelStorage._$storedNumber(of: _$storage)
+            }
+            """,
         ]
         if !members.declaresInitializer, members.persisted.allSatisfy(\.hasDefaultValue) {
             decls.append("init() {}")

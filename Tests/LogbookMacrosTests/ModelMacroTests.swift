@@ -226,6 +226,10 @@ struct ModelMacroTests {
                     public static func _$array(_ models: [AnyObject]) -> [Trip] {
                         Logbook._$ModelStorage._$array(models, of: Trip.self)
                     }
+
+                    public var _$storedNumber: UInt64? {
+                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
+                    }
                 }
 
                 extension Trip: Logbook.PersistentModel {
@@ -283,6 +287,10 @@ struct ModelMacroTests {
                     public static func _$array(_ models: [AnyObject]) -> [Item] {
                         Logbook._$ModelStorage._$array(models, of: Item.self)
                     }
+
+                    public var _$storedNumber: UInt64? {
+                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
+                    }
                 }
 
                 extension Item: Logbook.PersistentModel {
@@ -330,6 +338,10 @@ struct ModelMacroTests {
                         Logbook._$ModelStorage._$array(models, of: Settings.self)
                     }
 
+                    public var _$storedNumber: UInt64? {
+                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
+                    }
+
                     init() {
                     }
                 }
@@ -374,6 +386,10 @@ struct ModelMacroTests {
                     public static func _$array(_ models: [AnyObject]) -> [Tag] {
                         Logbook._$ModelStorage._$array(models, of: Tag.self)
                     }
+
+                    public var _$storedNumber: UInt64? {
+                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
+                    }
                 }
 
                 extension Tag: Logbook.PersistentModel {
@@ -415,6 +431,10 @@ struct ModelMacroTests {
 
                     public static func _$array(_ models: [AnyObject]) -> [Swatch] {
                         Logbook._$ModelStorage._$array(models, of: Swatch.self)
+                    }
+
+                    public var _$storedNumber: UInt64? {
+                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
                     }
                 }
 
@@ -484,6 +504,10 @@ struct ModelMacroTests {
                         Logbook._$ModelStorage._$array(models, of: Trip.self)
                     }
 
+                    public var _$storedNumber: UInt64? {
+                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
+                    }
+
                     init() {
                     }
                 }
@@ -536,6 +560,10 @@ struct ModelMacroTests {
 
                     public static func _$array(_ models: [AnyObject]) -> [Trip] {
                         Logbook._$ModelStorage._$array(models, of: Trip.self)
+                    }
+
+                    public var _$storedNumber: UInt64? {
+                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
                     }
 
                     init() {
@@ -617,6 +645,10 @@ struct ModelMacroTests {
                     public static func _$array(_ models: [AnyObject]) -> [Trip] {
                         Logbook._$ModelStorage._$array(models, of: Trip.self)
                     }
+
+                    public var _$storedNumber: UInt64? {
+                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
+                    }
                 }
 
                 extension Trip: Logbook.PersistentModel {
@@ -670,6 +702,10 @@ struct ModelMacroTests {
 
                     public static func _$array(_ models: [AnyObject]) -> [Counter] {
                         Logbook._$ModelStorage._$array(models, of: Counter.self)
+                    }
+
+                    public var _$storedNumber: UInt64? {
+                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
                     }
 
                     init() {
@@ -732,6 +768,10 @@ struct ModelMacroTests {
                         Logbook._$ModelStorage._$array(models, of: Trip.self)
                     }
 
+                    public var _$storedNumber: UInt64? {
+                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
+                    }
+
                     init() {
                     }
                 }
@@ -778,6 +818,10 @@ struct ModelMacroTests {
 
                     public static func _$array(_ models: [AnyObject]) -> [Point] {
                         Logbook._$ModelStorage._$array(models, of: Point.self)
+                    }
+
+                    public var _$storedNumber: UInt64? {
+                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
                     }
 
                     init() {
@@ -830,6 +874,10 @@ struct ModelMacroTests {
 
                     public static func _$array(_ models: [AnyObject]) -> [Trip] {
                         Logbook._$ModelStorage._$array(models, of: Trip.self)
+                    }
+
+                    public var _$storedNumber: UInt64? {
+                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
                     }
 
                     init() {

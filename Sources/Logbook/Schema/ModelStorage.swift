@@ -4,8 +4,8 @@
 /// ## How a model is put together
 ///
 /// `@Model` on `final class Trip` turns each persisted property into a computed property over a
-/// typed backing field, and adds four members (five, with an empty `init()` when the class
-/// declares no initializer and every persisted property has a default):
+/// typed backing field, and adds these members (and an empty `init()` when the class declares
+/// no initializer and every persisted property has a default):
 ///
 /// ```swift
 /// var name: String {                                  // the user's property, now computed
@@ -24,6 +24,7 @@
 /// public static let _$binding: _$ModelBinding<Trip>        // every property's binding, in order
 /// public init(_$storage:values:) throws                    // materialises without the user's init
 /// public static func _$array(_:) -> [Trip]                 // an array of the type, for faults
+/// public var _$storedNumber: UInt64?                       // the stored identifier's number
 /// ```
 ///
 /// Values live in the object's own typed fields, not here: reading a property costs what reading
@@ -80,18 +81,32 @@ public struct _$ModelStorage {
     @usableFromInline private(set) var identifierNumber: UInt64 = 0
 
     /// The model's position among the models its context inserted since its last save, or -1.
-    /// Declared here, it shares a word with ``identifierKind``.
+    /// Declared here, it shares a word with ``identityBits``.
     var insertionIndex: Int32 = -1
 
+    /// ``identifierKind`` in the low two bits, ``mayRelateUnobserved`` in the top one: one byte
+    /// for both, and no stored property more. With a property of its own for the flag, the
+    /// context's code that makes a model, which is not specialised for the model's type, copied
+    /// the whole structure into the model's initializer and destroyed the original, where it had
+    /// moved it (150 instructions a model).
+    @usableFromInline var identityBits: UInt8 = 0
+
     /// Whether the model has an identifier yet, and which kind.
-    @usableFromInline private(set) var identifierKind = IdentifierKind.none
+    @inlinable
+    var identifierKind: IdentifierKind {
+        IdentifierKind(rawValue: identityBits & 0x3) ?? .none
+    }
 
     /// Whether the model's relationships may hold models that no context was told about: set
     /// while no context observed the model (by its initializer, or by a setter before the model
     /// was inserted), and when the model leaves a context unsaved. Inserting the model then
     /// looks through its relationships, to insert what they reach and set their inverses; a
-    /// model without it is inserted without that. It shares a word with ``identifierKind``.
-    @usableFromInline var mayRelateUnobserved = false
+    /// model without it is inserted without that.
+    @inlinable
+    var mayRelateUnobserved: Bool {
+        get { identityBits & 0x80 != 0 }
+        set { identityBits = newValue ? identityBits | 0x80 : identityBits & 0x7F }
+    }
 
     /// The link to the context managing the model, shared by all the context's models; `nil`
     /// for a model no context manages.
@@ -138,7 +153,7 @@ public struct _$ModelStorage {
     /// - Parameter faultedBits: The relationships to load on first read, one bit each.
     init(number: UInt64, link: ContextLink?, faultedBits: UInt64) {
         self.identifierNumber = number
-        self.identifierKind = .permanent
+        self.identityBits = IdentifierKind.permanent.rawValue
         self.link = link
         self.faultedBits = faultedBits
     }
@@ -149,6 +164,13 @@ public struct _$ModelStorage {
     @inlinable
     var storedNumber: UInt64? {
         identifierKind == .permanent ? identifierNumber : nil
+    }
+
+    /// Not API: the ``storedNumber`` of a model's storage, borrowed from the model, for its
+    /// `_$storedNumber`, which `@Model` generates.
+    @inlinable
+    public static func _$storedNumber(of storage: borrowing _$ModelStorage) -> UInt64? {
+        storage.identityBits & 0x3 == IdentifierKind.permanent.rawValue ? storage.identifierNumber : nil
     }
 
     /// The model's identifier, given its entity name; `nil` until it has one.
@@ -163,7 +185,7 @@ public struct _$ModelStorage {
     /// Gives the model an identifier, or takes it away (`kind` `.none`).
     mutating func setIdentifier(_ number: UInt64, kind: IdentifierKind) {
         identifierNumber = kind == .none ? 0 : number
-        identifierKind = kind
+        identityBits = identityBits & 0x80 | kind.rawValue
     }
 
     // MARK: - Context

@@ -56,16 +56,10 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
 
     /// Not API: the number of the model's permanent identifier, once it has one.
     ///
-    /// A requirement, with a default that the model's module compiles for its type, so that
-    /// asking a model whose type is not known reads the field: through ``_$storage``'s
-    /// `_modify`, the same read took 37 instructions, and a save asks several times per model.
+    /// A requirement that the model implements, so that asking a model whose type is not known
+    /// reads the field: through ``_$storage``'s `_modify`, the same read took 37 instructions,
+    /// and a save asks several times per model.
     var _$storedNumber: UInt64? { get }
-}
-
-extension PersistentModel {
-    /// Not API: reads the number from the model's own ``_$storage``.
-    @inlinable
-    public var _$storedNumber: UInt64? { _$storage.storedNumber }
 }
 
 extension PersistentModel {
