@@ -38,14 +38,9 @@ struct InsertedModels {
         return held === model
     }
 
-    /// Adds a model that ``contains(_:)`` does not hold.
-    mutating func append(_ model: any PersistentModel) {
-        let index = appendLeavingPosition(model)
-        model.inPlace { $0.insertionIndex = index }
-    }
-
     /// Adds a model that ``contains(_:)`` does not hold, and returns the position that the
-    /// caller records in the model's ``_$ModelStorage/insertionIndex``.
+    /// caller records in the model's ``_$ModelStorage/insertionIndex``, in the same access to the
+    /// model's storage as its other changes.
     mutating func appendLeavingPosition(_ model: any PersistentModel) -> Int32 {
         precondition(slots.count < Int(Int32.max), "at most \(Int32.max) inserts between two saves")
         let index = Int32(slots.count)
