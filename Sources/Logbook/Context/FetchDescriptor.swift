@@ -29,7 +29,11 @@ import Foundation
 /// - ``includePendingChanges``
 public struct FetchDescriptor<T: PersistentModel> {
     /// Which models to fetch; `nil` fetches every model of the type.
-    public var predicate: Predicate<T>? {
+    // Spelled out so that it gets no implicit `nil`: with one, the initializer's assignment
+    // first destroyed that `nil` through the variadic generic type's metadata, a fifth of the
+    // instructions of a lookup by unique name outside the library.
+    // swift-format-ignore: UseShorthandTypeNames
+    public var predicate: Optional<Predicate<T>> {
         didSet { _expression = predicate?.expression }
     }
     /// The order of the results; models that compare equal keep their identifier order.
