@@ -30,8 +30,8 @@ import Foundation
 public struct FetchDescriptor<T: PersistentModel> {
     /// Which models to fetch; `nil` fetches every model of the type.
     // Spelled out so that it gets no implicit `nil`: with one, the initializer's assignment
-    // first destroyed that `nil` through the variadic generic type's metadata, a fifth of the
-    // instructions of a lookup by unique name outside the library.
+    // first destroyed that `nil` through the variadic generic type's metadata, about 100
+    // instructions of every lookup by unique name.
     // swift-format-ignore: UseShorthandTypeNames
     public var predicate: Optional<Predicate<T>> {
         didSet { _expression = predicate?.expression }

@@ -220,13 +220,12 @@ public final class ModelContext {
         // it was inserted), or while another context did, were not seen here: keep their
         // inverses in step now, and insert the models they reach. Most models have none, and
         // skip looking.
-        let mayRelateUnobserved = model.inPlace { storage in
-            defer {
-                storage.insertionIndex = newPosition
-                storage.link = link
-                storage.mayRelateUnobserved = false
-            }
-            return storage.mayRelateUnobserved || storage.link != nil
+        let mayRelateUnobserved = model.inPlace { storage -> Bool in
+            let mayRelateUnobserved = storage.mayRelateUnobserved || storage.link != nil
+            storage.insertionIndex = newPosition
+            storage.link = link
+            storage.mayRelateUnobserved = false
+            return mayRelateUnobserved
         }
         scheduleAutosave()
         // The type's mapping is made here, not in the save, which reads it with the store locked.

@@ -163,7 +163,7 @@ public struct _$ModelStorage {
     /// The number of the model's permanent identifier, once it has one.
     @inlinable
     var storedNumber: UInt64? {
-        identifierKind == .permanent ? identifierNumber : nil
+        Self._$storedNumber(of: self)
     }
 
     /// Not API: the ``storedNumber`` of a model's storage, borrowed from the model, for its
@@ -413,7 +413,7 @@ extension _$ModelStorage {
         from oldValue: Target?,
         to newValue: Target?
     ) {
-        guard let observer = recordRelationshipChange(model, index) else { return }
+        guard let observer = recordChange(model, index, isRelationship: true) else { return }
         // Without arrays: `guard let`, not `Optional.map`, which looked up metadata here.
         var old: (any PersistentModel)?
         if let oldValue { old = oldValue }
@@ -429,7 +429,7 @@ extension _$ModelStorage {
         from oldValue: [Target],
         to newValue: [Target]
     ) {
-        guard let observer = recordRelationshipChange(model, index) else { return }
+        guard let observer = recordChange(model, index, isRelationship: true) else { return }
         observer.model(model, didSetToMany: index, from: oldValue, to: newValue)
     }
 
@@ -441,7 +441,7 @@ extension _$ModelStorage {
         from oldValue: [Target]?,
         to newValue: [Target]?
     ) {
-        guard let observer = recordRelationshipChange(model, index) else { return }
+        guard let observer = recordChange(model, index, isRelationship: true) else { return }
         // Each array passed as it is when there is one: `?? []` made a copy of it, retaining it.
         if let oldValue, let newValue {
             observer.model(model, didSetToMany: index, from: oldValue, to: newValue)
@@ -479,29 +479,26 @@ extension _$ModelStorage {
         if value?.isEmpty == false { storage.mayRelateUnobserved = true }
     }
 
-    /// Records that a relationship was set, as ``recordChange(_:_:)`` does, and returns the
-    /// context to tell about it; without one, notes that the relationship may hold models no
-    /// context was told about.
+    /// Records that the property at `index` was set, telling the context when the model has
+    /// just become dirty, and returns the context; for a relationship set with no context
+    /// there, notes that it may hold models no context was told about.
     ///
     /// One access to the model's storage: this code is not specialised for the model's type,
     /// and each access went through the storage's `_modify`.
     @inline(__always)
-    private static func recordRelationshipChange<Model: PersistentModel>(
+    @discardableResult
+    private static func recordChange<Model: PersistentModel>(
         _ model: Model,
-        _ index: Int
+        _ index: Int,
+        isRelationship: Bool = false
     ) -> (any ModelObserver)? {
         let (becameDirty, observer) = model.inPlace { storage -> (Bool, (any ModelObserver)?) in
             let becameDirty = storage.markChanged(index)
             let observer = storage.observer
-            if observer == nil { storage.mayRelateUnobserved = true }
+            if isRelationship, observer == nil { storage.mayRelateUnobserved = true }
             return (becameDirty, observer)
         }
         if becameDirty, let observer { observer.modelDidBecomeDirty(model) }
         return observer
-    }
-
-    private static func recordChange<Model: PersistentModel>(_ model: Model, _ index: Int) {
-        let (becameDirty, observer) = model.inPlace { storage in (storage.markChanged(index), storage.observer) }
-        if becameDirty, let observer { observer.modelDidBecomeDirty(model) }
     }
 }
