@@ -11,14 +11,16 @@ struct GoldenStoreTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
-    /// What `Fixtures/log-format-1` holds: sequence numbers 25...28 are `--noise` events.
+    /// What `Fixtures/log-format-1` and `log-format-2` hold: sequence numbers 25...28 are
+    /// `--noise` events.
     private func expectedEvent(_ sequence: UInt64) -> [UInt8] {
         (25...28).contains(sequence)
             ? ToolProcess.appendLoopNoiseEvent(sequence) : ToolProcess.appendLoopEvent(sequence)
     }
 
-    @Test func formatOneStoreReadsBackEveryEvent() throws {
-        let store = Self.fixtures.appendingPathComponent("log-format-1").path
+    @Test(arguments: ["log-format-1", "log-format-2"])
+    func theOpaqueStoreReadsBackEveryEvent(name: String) throws {
+        let store = Self.fixtures.appendingPathComponent(name).path
         var cursor = LogReader(directory: store).batches()
         var sequences: [UInt64] = []
         var compressed: [Bool] = []
@@ -31,6 +33,53 @@ struct GoldenStoreTests {
         }
         #expect(sequences == Array(1...31))
         #expect(compressed == [true, true, true, true, true, true, false, false, true])
+    }
+
+    @Test func formatTwoHeaderBytesArePinned() throws {
+        let segment = Self.fixtures.appendingPathComponent("log-format-2/00000000000000000001.log")
+        let bytes = [UInt8](try Data(contentsOf: segment))
+        let header = try #require(bytes.withUnsafeBytes { BatchHeader.read(from: $0) })
+        #expect(
+            header
+                == BatchHeader(
+                    version: 2,
+                    flags: 1,
+                    firstSequence: 1,
+                    eventCount: 4,
+                    uncompressedLength: 116,
+                    storedLength: 52,
+                    checksum: 0x2561_9D39
+                )
+        )
+    }
+
+    /// Format 2 changed the headers alone: each batch of a format 2 fixture has the events of
+    /// the format 1 one, and flags a schema record exactly where the batch holds one.
+    @Test(arguments: ["log-format", "sampletrips-v1", "sampletrips-v2"])
+    func theFormatTwoFixturesHoldTheFormatOneBatches(name: String) throws {
+        let (one, two) =
+            name == "log-format" ? ("log-format-1", "log-format-2") : (name, name + "-format-2")
+        func batches(_ fixture: String) throws -> [Batch] {
+            var cursor = LogReader(directory: Self.fixtures.appendingPathComponent(fixture).path).batches()
+            var batches: [Batch] = []
+            while let batch = try cursor.next() { batches.append(batch) }
+            return batches
+        }
+        let old = try batches(one)
+        let new = try batches(two)
+        #expect(old.count == new.count)
+        for (before, after) in zip(old, new) {
+            #expect(before.header.version == 1)
+            #expect(after.header.version == 2)
+            #expect(after.header.firstSequence == before.header.firstSequence)
+            #expect(after.header.storedLength == before.header.storedLength)
+            #expect(after.header.isCompressed == before.header.isCompressed)
+            #expect(after.payload == before.payload)
+            let holdsSchema = after.events.contains { $0.bytes.first == LogFormat.schemaRecordKind }
+            #expect(after.header.flagsSchemaRecord == holdsSchema)
+        }
+        let flagged = new.filter(\.header.flagsSchemaRecord).count
+        #expect(flagged == (name == "log-format" ? 0 : 1))
     }
 
     @Test func formatOneHeaderBytesArePinned() throws {
@@ -93,7 +142,7 @@ struct SampleTripsGoldenStoreTests {
                 try SampleData.insertV2(SampleData.demoTrips, into: ModelContext(container), tripsPerSave: 1)
             }
         }
-        let committed = GoldenStoreTests.fixtures.appendingPathComponent("sampletrips-v\(version)")
+        let committed = GoldenStoreTests.fixtures.appendingPathComponent("sampletrips-v\(version)-format-2")
         let names = try FileManager.default.contentsOfDirectory(atPath: committed.path).filter { $0.hasSuffix(".log") }
         #expect(!names.isEmpty)
         #expect(
@@ -109,9 +158,10 @@ struct SampleTripsGoldenStoreTests {
 
     private func day(_ offset: Double) -> Date { Date(timeIntervalSince1970: 1_780_272_000 + offset * 86_400) }
 
-    @Test func theVersion1StoreOpensAtVersion3WithEveryValue() throws {
+    @Test(arguments: ["sampletrips-v1", "sampletrips-v1-format-2"])
+    func theVersion1StoreOpensAtVersion3WithEveryValue(name: String) throws {
         let directory = TemporaryDirectory()
-        let url = try copy("sampletrips-v1", into: directory)
+        let url = try copy(name, into: directory)
         let container = try ModelContainer(
             for: Trip.self,
             migrationPlan: SampleTripsMigrationPlan.self,
@@ -138,9 +188,10 @@ struct SampleTripsGoldenStoreTests {
         )
     }
 
-    @Test func theVersion2StoreOpensAtVersion3WithEveryValue() throws {
+    @Test(arguments: ["sampletrips-v2", "sampletrips-v2-format-2"])
+    func theVersion2StoreOpensAtVersion3WithEveryValue(name: String) throws {
         let directory = TemporaryDirectory()
-        let url = try copy("sampletrips-v2", into: directory)
+        let url = try copy(name, into: directory)
         let container = try ModelContainer(
             for: Trip.self,
             migrationPlan: SampleTripsMigrationPlan.self,
@@ -155,7 +206,10 @@ struct SampleTripsGoldenStoreTests {
         #expect(try context.fetchCount(FetchDescriptor<LivingAccommodation>()) == 4)
     }
 
-    @Test(arguments: [("sampletrips-v1", "1 batches, 20 events"), ("sampletrips-v2", "6 batches, 20 events")])
+    @Test(arguments: [
+        ("sampletrips-v1", "1 batches, 20 events"), ("sampletrips-v2", "6 batches, 20 events"),
+        ("sampletrips-v1-format-2", "1 batches, 20 events"), ("sampletrips-v2-format-2", "6 batches, 20 events"),
+    ])
     func theFixturesAreSoundAndHoldOnlyWhatTheyWereMadeWith(name: String, content: String) throws {
         let verify = try ToolProcess.run(["verify", GoldenStoreTests.fixtures.appendingPathComponent(name).path])
         #expect(verify.status == 0)

@@ -13,6 +13,13 @@ package struct BatchHeader: Hashable, Sendable {
 
     package var isCompressed: Bool { flags & LogFormat.flagCompressed != 0 }
 
+    /// Whether the header says the payload holds a schema record (``LogFormat/flagSchemaRecord``).
+    package var flagsSchemaRecord: Bool { flags & LogFormat.flagSchemaRecord != 0 }
+
+    /// Whether the payload may hold a schema record: always for a version 1 batch, which does
+    /// not say; for a later one, when it flags one.
+    package var mayHoldSchemaRecord: Bool { version < LogFormat.schemaRecordFlagVersion || flagsSchemaRecord }
+
     /// The sequence number of the last event, or `firstSequence - 1` for an empty batch.
     package var lastSequence: UInt64 { firstSequence &+ UInt64(eventCount) &- 1 }
 

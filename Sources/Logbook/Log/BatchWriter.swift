@@ -48,9 +48,11 @@ package enum BatchWriter {
         // copied there when compressing does not make it smaller. Compressing into a buffer of
         // its own first cost every batch an allocation of the payload's size, a zero-filled
         // frame, and one more copy of the stored bytes.
+        let schemaRecord =
+            payload.withUnsafeBytes { Batch.holdsSchemaRecord($0, count: eventCount) } ? LogFormat.flagSchemaRecord : 0
         var header = BatchHeader(
             version: LogFormat.version,
-            flags: 0,
+            flags: schemaRecord,
             firstSequence: firstSequence,
             eventCount: UInt32(eventCount),
             uncompressedLength: UInt32(payload.count),
@@ -65,7 +67,7 @@ package enum BatchWriter {
             let compressed: Int? =
                 compress && payload.count > 1 ? payload.withUnsafeBytes { LZ4.compress($0, into: room) } : nil
             if let compressed {
-                header.flags = LogFormat.flagCompressed
+                header.flags |= LogFormat.flagCompressed
                 header.storedLength = UInt32(compressed)
             } else {
                 payload.withUnsafeBytes { body.copyMemory(from: $0) }

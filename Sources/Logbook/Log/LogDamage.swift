@@ -15,6 +15,9 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
         case checksumMismatch(stored: UInt32, computed: UInt32)
         case decompressionFailed(declaredLength: UInt32)
         case malformedEvents(String)
+        /// A version 2 batch whose ``LogFormat/flagSchemaRecord`` disagrees with its events:
+        /// `flagged` is the flag; `event` the index of the first schema record, if any.
+        case schemaRecordFlagMismatch(flagged: Bool, event: Int?)
         case sequenceGap(expected: UInt64, found: UInt64)
         /// A sound batch whose events would number past the largest sequence number.
         case sequenceOverflow(first: UInt64, count: UInt32)
@@ -30,7 +33,9 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
             case .badMagic:
                 return "no batch header (bad magic number)"
             case .unsupportedVersion(let version, _):
-                return "unknown batch format version \(version) (this release reads version \(LogFormat.version))"
+                let readable = LogFormat.readableVersions
+                return
+                    "unknown batch format version \(version) (this release reads versions \(readable.lowerBound) to \(readable.upperBound))"
             case .unknownFlags(let flags):
                 return "unknown batch flags 0x\(String(flags, radix: 16))"
             case .lengthOutOfBounds(let field, let value, let maximum):
@@ -43,6 +48,9 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
                 return "payload does not decompress to its declared \(declared) bytes"
             case .malformedEvents(let detail):
                 return "malformed event framing: \(detail)"
+            case .schemaRecordFlagMismatch(let flagged, let event):
+                if flagged { return "the header flags a schema record, but no event of the batch is one" }
+                return "event \(event ?? 0) of the batch is a schema record, but the header does not flag one"
             case .sequenceGap(let expected, let found):
                 return "sequence gap: expected \(expected), found \(found)"
             case .sequenceOverflow(let first, let count):
@@ -65,7 +73,9 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
         var couldBeTornWrite: Bool {
             switch self {
             case .unsupportedVersion(_, let checksumMatches): return !checksumMatches
-            case .sequenceGap, .sequenceOverflow, .emptySealedSegment, .undecodableEvent, .unreadable: return false
+            case .sequenceGap, .sequenceOverflow, .emptySealedSegment, .undecodableEvent, .unreadable,
+                .schemaRecordFlagMismatch:
+                return false
             default: return true
             }
         }

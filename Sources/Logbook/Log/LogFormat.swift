@@ -1,4 +1,4 @@
-/// Constants of the on-disk log format, version 1.
+/// Constants of the on-disk log format, version 2 (and version 1, which this release still reads).
 ///
 /// The human specification, with the grammar and a worked example, is the DocC article
 /// `OnDiskFormat`; every number here is described there. Nothing else in the code base spells
@@ -6,8 +6,11 @@
 enum LogFormat {
     /// The four bytes that open every batch: ASCII "LGBK", read as a little-endian `UInt32`.
     static let magic: UInt32 = 0x4B42_474C
-    /// The batch format version this release writes, and the only one it reads.
-    static let version: UInt16 = 1
+    /// The batch format version this release writes.
+    static let version: UInt16 = 2
+    /// The batch format versions this release reads. Version 1 differs only in having no
+    /// ``flagSchemaRecord``: a reader looks inside every version 1 batch for schema records.
+    static let readableVersions: ClosedRange<UInt16> = 1...2
     /// The size of a batch header in bytes.
     static let headerSize = 32
     /// Byte offsets of the header fields. All integers are little-endian.
@@ -23,8 +26,19 @@ enum LogFormat {
     }
     /// Flag bit: the payload is an LZ4 block.
     static let flagCompressed: UInt16 = 1
-    /// Every flag bit this release understands.
-    static let knownFlags: UInt16 = flagCompressed
+    /// Flag bit, from version 2: at least one event of the payload begins with the byte
+    /// ``schemaRecordKind``. A reader that looks for schema records skips the payload of a
+    /// batch without it, unread.
+    static let flagSchemaRecord: UInt16 = 2
+    /// The first format version with ``flagSchemaRecord``.
+    static let schemaRecordFlagVersion: UInt16 = 2
+    /// The first byte of a schema record: the event codec's kind 1 (`EventCodec.Kind.schema`).
+    static let schemaRecordKind: UInt8 = 1
+
+    /// Every flag bit that a batch of `version` may set.
+    static func knownFlags(version: UInt16) -> UInt16 {
+        version >= schemaRecordFlagVersion ? flagCompressed | flagSchemaRecord : flagCompressed
+    }
     /// The first sequence number of a new store.
     static let firstSequence: UInt64 = 1
     /// Digits in a segment file name.

@@ -23,6 +23,13 @@ package struct LogReader: Sendable {
         BatchCursor(reader: self, from: sequence)
     }
 
+    /// A cursor over the batches that may hold schema records, up to the one that holds
+    /// `sequence`: every version 1 batch, and the later ones that flag a schema record
+    /// (``LogFormat/flagSchemaRecord``). The others are checksummed, not decompressed.
+    package func schemaRecordBatches(through sequence: UInt64 = .max) -> BatchCursor {
+        BatchCursor(reader: self, from: 1, through: sequence, onlySchemaRecords: true)
+    }
+
     /// The segment files of the store, in order.
     package func segments() throws(LogbookError) -> [SegmentFile] {
         try SegmentDirectory.segments(in: directory, syscalls: syscalls)
@@ -33,6 +40,9 @@ package struct LogReader: Sendable {
 package struct BatchCursor {
     private let reader: LogReader
     private let start: UInt64
+    /// The cursor ends before a batch that starts after this sequence number.
+    private let last: UInt64
+    private let onlySchemaRecords: Bool
     private var current: (segment: SegmentFile, scanner: SegmentScanner)?
     /// Closes the current segment's descriptor when the last copy of the cursor goes away.
     private var openFile: OpenFile?
@@ -43,9 +53,11 @@ package struct BatchCursor {
     /// being written by another process, or one torn by a crash.
     package private(set) var incompleteTail: LogDamage?
 
-    init(reader: LogReader, from sequence: UInt64) {
+    init(reader: LogReader, from sequence: UInt64, through last: UInt64 = .max, onlySchemaRecords: Bool = false) {
         self.reader = reader
         self.start = sequence
+        self.last = last
+        self.onlySchemaRecords = onlySchemaRecords
     }
 
     /// The next batch, or `nil` when there is none yet.
@@ -61,7 +73,7 @@ package struct BatchCursor {
         var rereadAt: Int64?
         while let (segment, scannerNow) = current {
             var scanner = scannerNow
-            let step = try scanner.next(.decode(from: start))
+            let step = try scanner.next(onlySchemaRecords ? .schemaRecords : .decode(from: start))
             current = (segment, scanner)
             switch step {
             case .batch(let header, let offset, let batch):
@@ -73,8 +85,10 @@ package struct BatchCursor {
                         reason: .sequenceGap(expected: expected, found: header.firstSequence)
                     ).error
                 }
+                if header.firstSequence > last, header.eventCount > 0 { return nil }
                 expected = header.lastSequence &+ 1
-                guard let batch else { continue }  // before `start`: checked, not decompressed
+                // Before `start`, or without schema records: checked, not decompressed.
+                guard let batch else { continue }
                 return batch
             case .end:
                 // The writer never appends to a segment once a later one exists, so look for a

@@ -11,6 +11,10 @@ package struct SegmentScanner {
 
         /// Decode every batch.
         static let decode = Depth.decode(from: 0)
+
+        /// Decode the batches that may hold a schema record (``BatchHeader/mayHoldSchemaRecord``);
+        /// only checksum the others.
+        case schemaRecords
     }
 
     /// One step of the walk.
@@ -78,19 +82,27 @@ package struct SegmentScanner {
                 payload: UnsafeRawBufferPointer(rebasing: bytes[LogFormat.headerSize...])
             )
         }
-        if header.version != LogFormat.version {
+        if !LogFormat.readableVersions.contains(header.version) {
             return damage(.unsupportedVersion(header.version, checksumMatches: computed == header.checksum))
         }
         guard computed == header.checksum else {
             return damage(.checksumMismatch(stored: header.checksum, computed: computed))
         }
-        if header.flags & ~LogFormat.knownFlags != 0 { return damage(.unknownFlags(header.flags)) }
+        if header.flags & ~LogFormat.knownFlags(version: header.version) != 0 {
+            return damage(.unknownFlags(header.flags))
+        }
         // Checked once the checksum matches: a torn write cannot produce it.
         if header.eventCount > 0, UInt64(header.eventCount) - 1 > UInt64.max - header.firstSequence {
             return damage(.sequenceOverflow(first: header.firstSequence, count: header.eventCount))
         }
+        let decodes =
+            switch depth {
+            case .checksum: false
+            case .decode(let from): header.lastSequence >= from || header.eventCount == 0
+            case .schemaRecords: header.mayHoldSchemaRecord
+            }
         var batch: Batch?
-        if case .decode(let from) = depth, header.lastSequence >= from || header.eventCount == 0 {
+        if decodes {
             switch try decode(header, at: start) {
             case .success(let decoded): batch = decoded
             case .failure(let reason): return damage(reason)
@@ -171,6 +183,12 @@ package struct SegmentScanner {
         }
         switch Batch.splitEvents(in: payload, count: Int(header.eventCount)) {
         case .success(let ranges):
+            if header.version >= LogFormat.schemaRecordFlagVersion {
+                let schemaRecord = Batch.firstSchemaRecord(in: payload, ranges)
+                if (schemaRecord != nil) != header.flagsSchemaRecord {
+                    return .failure(.schemaRecordFlagMismatch(flagged: header.flagsSchemaRecord, event: schemaRecord))
+                }
+            }
             return .success(
                 Batch(header: header, segment: segment, offset: offset, payload: payload, eventRanges: ranges)
             )

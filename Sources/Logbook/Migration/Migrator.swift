@@ -16,10 +16,11 @@ struct Migrator {
     ///
     /// Two cores share the work. This thread replays the log at the models' schema: the state
     /// of the store either way, since lightweight changes apply while replaying and the stages'
-    /// batches follow the log. Meanwhile another thread finds the schemas the log recorded,
-    /// which takes a small part of a replay's time, and runs the stages when the latest one is
-    /// an earlier version. A store at the models' version is thus read once, not once for its
-    /// schemas and again for its state.
+    /// batches follow the log. Meanwhile another thread finds the schemas the log recorded, and
+    /// runs the stages when the latest one is an earlier version. It decompresses only the
+    /// batches that may hold a schema record (all of a format 1 log, a handful of a format 2
+    /// one), so a store at the models' version is read once, not once for its schemas and again
+    /// for its state.
     func migrate() throws {
         guard let log = store.log else { return }
         // The stages' stores live in that thread's memory and are freed by yet another, off

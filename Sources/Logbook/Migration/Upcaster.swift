@@ -70,13 +70,17 @@ package struct Upcaster {
 package enum RecordedSchemas {
     /// Every schema record in the log, in order.
     ///
+    /// Only the batches that may hold one are decompressed (``LogReader/schemaRecordBatches(through:)``):
+    /// in a store written at format version 2, the few that a container's first save or a
+    /// migration wrote.
+    ///
     /// - Throws: ``LogbookError`` for damaged batches, and for a schema record that does not
     ///   decode, naming its segment, the batch's byte offset and the event's sequence number.
     package static func scan(
         _ reader: LogReader,
         through sequence: UInt64 = .max
     ) throws(LogbookError) -> [Event.SchemaRecord] {
-        var cursor = reader.batches()
+        var cursor = reader.schemaRecordBatches(through: sequence)
         var records: [Event.SchemaRecord] = []
         while let batch = try cursor.next() {
             for index in 0..<batch.count where batch.firstSequence + UInt64(index) <= sequence {

@@ -131,10 +131,11 @@ struct RecoveryTests {
     @Test func anUnknownFormatVersionWithAValidChecksumStopsTheOpen() throws {
         let directory = TemporaryDirectory()
         let (segment, offsets) = try makeStore(directory)
-        // Rewrite the last batch as version 2 and fix up its checksum: a batch from the future.
+        // Rewrite the last batch as the version after this release's and fix up its checksum:
+        // a batch from the future.
         var bytes = try ByteSurgery.bytes(of: segment)
         let start = offsets[3]
-        bytes[start + LogFormat.Offset.version] = 2
+        bytes[start + LogFormat.Offset.version] = UInt8(LogFormat.readableVersions.upperBound + 1)
         bytes.withUnsafeMutableBytes { raw in
             let frame = UnsafeMutableRawBufferPointer(rebasing: raw[start...])
             let checksum = BatchHeader.checksum(
@@ -148,7 +149,9 @@ struct RecoveryTests {
             try EventLog(directory: directory.path, configuration: testConfiguration())
         }
         #expect(error?.code == .unsupportedFormat)
-        #expect(error?.description.contains("unknown batch format version 2") == true)
+        #expect(
+            error?.description.contains("unknown batch format version 3 (this release reads versions 1 to 2)") == true
+        )
         #expect(error?.offset == Int64(start))
         #expect(try ByteSurgery.bytes(of: segment) == bytes, "nothing is truncated")
     }
