@@ -2,15 +2,15 @@ import Foundation
 
 /// Reads the batches of a Logbook store's segment files directly, for the reference figures.
 ///
-/// The format is Logbook's on-disk format version 1 (`Sources/Logbook/Logbook.docc/OnDiskFormat.md`):
+/// The format is Logbook's on-disk format, versions 1 and 2 (`Sources/Logbook/Logbook.docc/OnDiskFormat.md`):
 /// each segment file, named by 20 decimal digits and `.log`, is a sequence of batches, each a
 /// 32-byte little-endian header followed by `storedLength` payload bytes:
 ///
 /// | offset | field |
 /// |---|---|
 /// | 0 | `u32` magic, ASCII "LGBK" |
-/// | 4 | `u16` version, 1 |
-/// | 6 | `u16` flags, bit 0: the payload is an LZ4 block |
+/// | 4 | `u16` version, 1 or 2 |
+/// | 6 | `u16` flags, bit 0: the payload is an LZ4 block; bit 1 (version 2): it holds a schema record |
 /// | 8 | `u64` first sequence number |
 /// | 16 | `u32` event count |
 /// | 20 | `u32` uncompressed length |
@@ -23,7 +23,7 @@ import Foundation
 package enum SegmentReader {
     package static let headerSize = 32
     package static let magic: UInt32 = 0x4B42_474C
-    package static let version: UInt16 = 1
+    package static let versions: ClosedRange<UInt16> = 1...2
     package static let flagLZ4: UInt16 = 1
 
     /// One batch of a segment: its header fields and where its payload is.
@@ -59,7 +59,7 @@ package enum SegmentReader {
                 func load<T: FixedWidthInteger>(_ at: Int, as type: T.Type) -> T {
                     T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + at, as: T.self))
                 }
-                guard load(0, as: UInt32.self) == magic, load(4, as: UInt16.self) == version else { return }
+                guard load(0, as: UInt32.self) == magic, versions.contains(load(4, as: UInt16.self)) else { return }
                 let stored = Int(load(24, as: UInt32.self))
                 let start = offset + headerSize
                 guard stored <= bytes.count - start else { return }
