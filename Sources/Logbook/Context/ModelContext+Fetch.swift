@@ -36,10 +36,36 @@ extension ModelContext {
                 // At most one model matches: the sort order does not matter.
                 guard let model = match.model, (descriptor.fetchOffset ?? 0) <= 0, (descriptor.fetchLimit ?? 1) > 0
                 else { return [] }
-                return [unsafeDowncast(model, to: T.self)]
+                return _singleResult(unsafeDowncast(model, to: T.self))
             }
         }
         return try _fetch(descriptor)
+    }
+
+    /// Not API: `[model]`, in the buffer of the last array this returned when the caller has
+    /// let go of that array.
+    ///
+    /// A loop of lookups by unique key drops each result before the next lookup: allocating an
+    /// array of one element and freeing it again cost about 300 instructions of each. The
+    /// context keeps the array it returned, as its buffer and element type, and the next call
+    /// for the same type replaces the element in place when nothing else holds the array; when
+    /// the caller still does, the assignment copies it first, as any shared array's would.
+    @inlinable
+    func _singleResult<T: PersistentModel>(_ model: T) -> [T] {
+        let type = ObjectIdentifier(T.self)
+        if _lastSingleResultType == type, let buffer = _lastSingleResult.take() {
+            // The same element type as when it was stored: the cast undoes the one below.
+            var array = unsafeBitCast(buffer, to: [T].self)
+            // Let go of the context's reference first, so that the array can be unique.
+            _ = consume buffer
+            array[0] = model
+            _lastSingleResult = unsafeBitCast(array, to: AnyObject.self)
+            return array
+        }
+        let array = [model]
+        _lastSingleResult = unsafeBitCast(array, to: AnyObject.self)
+        _lastSingleResultType = type
+        return array
     }
 
     /// The answer to `#Predicate { $0.attribute == constant }` on a unique attribute, when the

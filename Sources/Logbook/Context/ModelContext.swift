@@ -122,6 +122,11 @@ public final class ModelContext {
     /// the save: listing a large save's inserts into a new array faulted its pages in anew. The
     /// list of a save of more than ``Store/spareInsertsLimit`` inserts is not kept.
     @exclusivity(unchecked) var scratchInserts: [any PersistentModel] = []
+    /// Not API: the array that the last fetch answered by a unique index returned, as its
+    /// buffer (see ``_singleResult(_:)``).
+    @usableFromInline @exclusivity(unchecked) var _lastSingleResult: AnyObject?
+    /// Not API: the identity of that array's element type.
+    @usableFromInline @exclusivity(unchecked) var _lastSingleResultType: ObjectIdentifier?
     /// The store generation the registered objects reflect.
     var seenGeneration: UInt64
     /// The mapping of each model type used so far, by the type's identity: a schema has a

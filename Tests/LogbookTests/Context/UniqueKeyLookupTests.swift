@@ -41,6 +41,18 @@ final class Nested {
     }
 }
 
+/// A second model with a unique key, for lookups of two model types in turn.
+@Model
+final class Pass {
+    @Attribute(.unique) var code: Int
+    var holder: String
+
+    init(code: Int, holder: String) {
+        self.code = code
+        self.holder = holder
+    }
+}
+
 /// Lookups through `#Predicate { $0.key == constant }` on `Int` and `UUID` keys, each checked
 /// after reopening, and a descriptor whose predicate changes after it was made.
 struct UniqueKeyLookupTests {
@@ -154,5 +166,69 @@ struct UniqueKeyLookupTests {
         descriptor.predicate = nil
         #expect(try context.fetch(descriptor).count == 10)
         #expect(try context.fetchCount(descriptor) == 10)
+    }
+
+    /// A lookup returns a one-element array that the context reuses once its caller lets go of
+    /// it: an array the caller still holds, or changed, stays as it was.
+    @Test(arguments: StoreKind.allCases)
+    func eachLookupsArrayStaysTheCallersOwn(kind: StoreKind) throws {
+        let (_, context) = try seeded(kind)
+        let first = 100
+        let second = 101
+        var kept = try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.serial == first }))
+        let next = try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.serial == second }))
+        #expect(kept.map(\.serial) == [100])
+        #expect(next.map(\.serial) == [101])
+        for serial in 102...106 {
+            #expect(
+                try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.serial == serial })).map(\.serial)
+                    == [serial]
+            )
+        }
+        #expect(kept.map(\.serial) == [100])
+        #expect(next.map(\.serial) == [101])
+
+        let third = 107
+        var changed = try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.serial == third }))
+        changed.append(contentsOf: kept)
+        let fourth = 108
+        let after = try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.serial == fourth }))
+        #expect(changed.map(\.serial) == [107, 100])
+        #expect(after.map(\.serial) == [108])
+        kept.removeAll()
+        #expect(after.map(\.serial) == [108])
+        #expect(next.map(\.serial) == [101])
+    }
+
+    /// Lookups of two model types in turn each get an array of their own type.
+    @Test(arguments: StoreKind.allCases)
+    func lookupsOfTwoModelTypesInTurnGetTheirOwnModels(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        func fill(_ container: ModelContainer) throws {
+            let context = ModelContext(container)
+            for n in 1...3 {
+                context.insert(Ticket(serial: n, token: Self.token(n), row: 0))
+                context.insert(Pass(code: n, holder: "holder \(n)"))
+            }
+            try context.save()
+        }
+        let context: ModelContext
+        if kind == .memory {
+            let container = try ModelContainer(for: Ticket.self, Pass.self, configurations: store.configuration)
+            try fill(container)
+            context = ModelContext(container)
+        } else {
+            try fill(try ModelContainer(for: Ticket.self, Pass.self, configurations: store.configuration))
+            context = ModelContext(try ModelContainer(for: Ticket.self, Pass.self, configurations: store.configuration))
+        }
+        var passes: [[Pass]] = []
+        for n in 1...3 {
+            let tickets = try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.serial == n }))
+            let found = try context.fetch(FetchDescriptor<Pass>(predicate: #Predicate { $0.code == n }))
+            #expect(tickets.map(\.serial) == [n])
+            #expect(found.map(\.holder) == ["holder \(n)"])
+            passes.append(found)
+        }
+        #expect(passes.map { $0.map(\.code) } == [[1], [2], [3]])
     }
 }
