@@ -23,6 +23,11 @@ package enum EventStream {
     /// sequence number, instead of to `shortcut` or `body`. When `predecoded` returns `false`,
     /// having changed nothing, the event's bytes go to `shortcut` and `body` after all.
     ///
+    /// A batch's predecoding stops once the replaying thread waits for the batch, which then
+    /// decodes the rest in order while the other thread reads and decodes the next batch: so
+    /// neither core idles while the other works through the inserts. With
+    /// `yieldingToTheReplay` false, every batch is predecoded whole.
+    ///
     /// The fast paths cannot throw: they decline what they cannot apply (a projection declines
     /// an insert it has no memory for), and `body`, given the decoded event, throws the error. A
     /// throwing closure in the loop made the optimiser retain and copy more around every event:
@@ -32,13 +37,14 @@ package enum EventStream {
         from first: UInt64 = 1,
         through last: UInt64 = .max,
         predecoder: InsertPredecoder?,
+        yieldingToTheReplay: Bool = true,
         predecoded: (UInt64, DirectInserts, Int) -> Bool = { _, _, _ in true },
         shortcut: (UInt64, UnsafeRawBufferPointer) -> Bool = { _, _ in false },
         _ body: (UInt64, EventEnvelope) throws -> Void
     ) throws {
-        let batches = BatchReadAhead(reader.batches(from: first)) { batch -> PredecodedInserts? in
+        let batches = BatchReadAhead(reader.batches(from: first)) { batch, caller -> PredecodedInserts? in
             guard let predecoder, predecoder.isOn?.isOn ?? true else { return nil }
-            return predecoder.predecode(batch)
+            return predecoder.predecode(batch) { yieldingToTheReplay && caller.isWaiting }
         }
         defer { batches.finish() }
         while case (let batch, var decoded)? = try batches.next() {

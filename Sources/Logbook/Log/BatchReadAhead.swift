@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Reads a cursor's next batch on another thread while the caller works on the current one:
 /// reading, checking and decompressing a batch then costs a replay no time of its own when a
@@ -9,16 +10,31 @@ import Dispatch
 /// waits for a writer to append more (as `logbook tail` does) should be used directly.
 ///
 /// `prepare` runs on the reading thread too, on each batch it reads: a replay decodes the
-/// batch's inserts there (``InsertPredecoder``).
+/// batch's inserts there (``InsertPredecoder``). It can ask whether the caller is waiting for
+/// the batch already (``Waiting``), and then stop and hand over what it has, leaving the rest
+/// of the work to the caller, whose thread would otherwise sit idle.
 final class BatchReadAhead<Prepared: Sendable>: @unchecked Sendable {
+    /// Whether the caller of ``next()`` is waiting for the batch being read and prepared.
+    final class Waiting: Sendable {
+        private let flag = Atomic<Bool>(false)
+
+        init() {}
+
+        /// Whether the caller waits now.
+        var isWaiting: Bool { flag.load(ordering: .relaxed) }
+
+        fileprivate func set(_ waiting: Bool) { flag.store(waiting, ordering: .relaxed) }
+    }
+
     // `cursor` is only touched by one thread at a time: by the work reading the next batch,
     // or by the caller of `next()` once it has waited for that work to finish.
     private var cursor: BatchCursor?
     private var reading: BackgroundWork<(Batch, Prepared)?>?
     private var isFinished = false
-    private let prepare: @Sendable (Batch) -> Prepared
+    private let prepare: @Sendable (Batch, Waiting) -> Prepared
+    private let caller = Waiting()
 
-    init(_ cursor: BatchCursor, prepare: @escaping @Sendable (Batch) -> Prepared) {
+    init(_ cursor: BatchCursor, prepare: @escaping @Sendable (Batch, Waiting) -> Prepared) {
         self.cursor = cursor
         self.prepare = prepare
     }
@@ -31,6 +47,8 @@ final class BatchReadAhead<Prepared: Sendable>: @unchecked Sendable {
         let batch: (Batch, Prepared)?
         if let reading {
             self.reading = nil
+            caller.set(true)
+            defer { caller.set(false) }
             do {
                 batch = try reading.value()
             } catch let error as LogbookError {
@@ -41,7 +59,7 @@ final class BatchReadAhead<Prepared: Sendable>: @unchecked Sendable {
             }
         } else {
             do {
-                batch = try cursor?.next().map { ($0, prepare($0)) }
+                batch = try cursor?.next().map { ($0, prepare($0, Self.alwaysWaiting)) }
             } catch {
                 finish()
                 throw error
@@ -52,9 +70,16 @@ final class BatchReadAhead<Prepared: Sendable>: @unchecked Sendable {
             return nil
         }
         reading = BackgroundWork(on: DispatchQueue.global(qos: .userInitiated)) { [self] in
-            try cursor?.next().map { ($0, prepare($0)) }
+            try cursor?.next().map { [caller] in ($0, prepare($0, caller)) }
         }
         return batch
+    }
+
+    /// For the first batch, which the caller reads itself.
+    private static var alwaysWaiting: Waiting {
+        let waiting = Waiting()
+        waiting.set(true)
+        return waiting
     }
 
     /// Waits for a batch being read ahead, if any, and closes the cursor's file: call it when
@@ -72,6 +97,6 @@ final class BatchReadAhead<Prepared: Sendable>: @unchecked Sendable {
 extension BatchReadAhead where Prepared == Void {
     /// Reads ahead with nothing more to do on each batch.
     convenience init(_ cursor: BatchCursor) {
-        self.init(cursor) { _ in }
+        self.init(cursor) { _, _ in }
     }
 }

@@ -75,9 +75,17 @@ struct InsertPredecoder: Sendable {
         }
     }
 
+    /// How many events it decodes between two calls of the `until` of
+    /// ``predecode(_:until:)``.
+    static let eventsBetweenLooks = 64
+
     /// The inserts of `batch` it takes, and for each event of the batch the index of its
     /// insert in them, or -1 for an event left to the replay.
-    func predecode(_ batch: Batch) -> PredecodedInserts {
+    ///
+    /// - Parameter stop: Asked before the first event and every ``eventsBetweenLooks`` events
+    ///   after it; once it returns `true`, the events not decoded yet are left to the replay
+    ///   (a replay asks whether its thread waits for the batch).
+    func predecode(_ batch: Batch, until stop: () -> Bool = { false }) -> PredecodedInserts {
         let inserts = DirectInserts()
         // Most events are inserts.
         inserts.reserveCapacity(forInserts: batch.count)
@@ -86,6 +94,7 @@ struct InsertPredecoder: Sendable {
         var fields = tables.map(\.fields)
         batch.payload.withUnsafeBytes { payload in
             for index in 0..<batch.count {
+                if index % Self.eventsBetweenLooks == 0, stop() { break }
                 let range = batch.eventRanges[index]
                 let bytes = UnsafeRawBufferPointer(rebasing: payload[range])
                 var table = -1

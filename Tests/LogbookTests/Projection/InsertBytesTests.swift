@@ -148,15 +148,15 @@ struct InsertBytesTests {
         Self.expectSame(decoded, shortcut)
     }
 
-    /// A replay decodes the inserts it can on the thread that reads the batches
-    /// (``InsertPredecoder``) and applies the rest in order: the same projection as decoding and
-    /// applying every event. The predecoder hashes each trip's unique name for the index, as the
-    /// index itself would hash the value the slot ends up with, and nothing else.
-    @Test(arguments: [7, 8, 9] as [UInt64])
-    func aReplayThatDecodesInsertsAheadAgreesWithTheDecodedEvents(seed: UInt64) throws {
+    /// The log of `count` random events in batches of 97, over several segments, and the
+    /// projection of applying every event decoded.
+    private static func logAndProjection(
+        seed: UInt64,
+        count: Int,
+        in directory: TemporaryDirectory
+    ) throws -> Projection {
         let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
-        let events = Self.events(seed: seed, count: 3_000)
-        let directory = TemporaryDirectory()
+        let events = Self.events(seed: seed, count: count)
         let log = try EventLog(directory: directory.path, configuration: testConfiguration(segmentSize: 8 << 10))
         var decoded = Projection(schema: schema)
         for start in stride(from: 0, to: events.count, by: 97) {
@@ -168,8 +168,24 @@ struct InsertBytesTests {
         }
         log.close()
         #expect(try segmentPaths(directory.path).count > 1)
+        return decoded
+    }
 
-        var replayed = Projection(schema: schema)
+    /// A replay decodes the inserts it can on the thread that reads the batches
+    /// (``InsertPredecoder``) and applies the rest in order: the same projection as decoding and
+    /// applying every event. The predecoder hashes each trip's unique name for the index, as the
+    /// index itself would hash the value the slot ends up with, and nothing else.
+    ///
+    /// With `yielding`, the predecoder stops whenever the replaying thread waits for its batch,
+    /// which then decodes the rest itself: how far each batch got depends on the threads' pace,
+    /// and the projection must not.
+    @Test(arguments: [(7, false), (8, false), (9, false), (10, true), (11, true), (12, true)] as [(UInt64, Bool)])
+    func aReplayThatDecodesInsertsAheadAgreesWithTheDecodedEvents(seed: UInt64, yielding: Bool) throws {
+        let directory = TemporaryDirectory()
+        let count = 3_000
+        let decoded = try Self.logAndProjection(seed: seed, count: count, in: directory)
+
+        var replayed = Projection(schema: try Schema(versionedSchema: SampleTripsSchemaV3.self))
         let trips = try #require(replayed.table(named: "Trip"))
         let name = try #require(replayed.tables[trips].attributeIndex["name"])
         var ahead = 0
@@ -178,6 +194,7 @@ struct InsertBytesTests {
         try EventStream.forEach(
             LogReader(directory: directory.path),
             predecoder: InsertPredecoder(replayed),
+            yieldingToTheReplay: yielding,
             predecoded: { sequence, inserts, index in
                 ahead += 1
                 let head = inserts.heads[index]
@@ -194,10 +211,56 @@ struct InsertBytesTests {
                 replayed.lastSequence = sequence
             }
         )
-        #expect(ahead > events.count / 3, "decoded ahead \(ahead) of \(events.count) events")
+        if !yielding {
+            #expect(ahead > count / 3, "decoded ahead \(ahead) of \(count) events")
+            #expect(hashed > 100, "hashed \(hashed) trips' names")
+        }
         #expect(wrongHashes.isEmpty, "\(wrongHashes.prefix(5))")
-        #expect(hashed > 100, "hashed \(hashed) trips' names")
-        #expect(replayed.lastSequence == UInt64(events.count))
+        #expect(replayed.lastSequence == UInt64(count))
+        Self.expectSame(decoded, replayed)
+    }
+
+    /// A predecoder told to stop part way through a batch leaves the events after that point to
+    /// the replay, which decodes them in order: the same projection.
+    @Test(arguments: [0, 1, 2, 5])
+    func aBatchPredecodedPartWayReplaysAsAWholeOne(looks: Int) throws {
+        let directory = TemporaryDirectory()
+        let count = 900
+        let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
+        let events = Self.events(seed: 13, count: count).map {
+            EventCodec.encode(EventEnvelope(schemaNumber: 1, event: $0))
+        }
+        let log = try EventLog(directory: directory.path, configuration: testConfiguration())
+        _ = try log.append(events)
+        log.close()
+        var decoded = Projection(schema: schema)
+        for bytes in events { try decoded.apply(try EventCodec.decode(bytes).event) }
+
+        var cursor = LogReader(directory: directory.path).batches()
+        let batch = try #require(try cursor.next())
+        #expect(batch.count == count)
+        var replayed = Projection(schema: schema)
+        var asked = 0
+        let predecoded = InsertPredecoder(replayed).predecode(batch) {
+            asked += 1
+            return asked > looks
+        }
+        let stop = looks * InsertPredecoder.eventsBetweenLooks
+        #expect(asked == looks + 1)
+        #expect(predecoded.positions[stop...].allSatisfy { $0 == -1 })
+        #expect(predecoded.positions[..<stop].filter { $0 >= 0 }.count == predecoded.inserts.heads.count)
+        if looks > 0 { #expect(predecoded.inserts.heads.count > stop / 3) }
+        for index in 0..<batch.count {
+            let sequence = batch.firstSequence + UInt64(index)
+            let position = predecoded.positions[index]
+            if position >= 0,
+                replayed.applyInsert(predecoded.inserts, at: position, sequence: sequence, takingValues: true) != nil
+            {
+                continue
+            }
+            try replayed.apply(try EventCodec.decode(batch.event(at: index)).event)
+            replayed.lastSequence = sequence
+        }
         Self.expectSame(decoded, replayed)
     }
 
