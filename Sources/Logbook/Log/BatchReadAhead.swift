@@ -11,30 +11,18 @@ import Synchronization
 ///
 /// `prepare` runs on the reading thread too, on each batch it reads: a replay decodes the
 /// batch's inserts there (``InsertPredecoder``). It can ask whether the caller is waiting for
-/// the batch already (``Waiting``), and then stop and hand over what it has, leaving the rest
-/// of the work to the caller, whose thread would otherwise sit idle.
+/// the batch already (``ReadAheadCaller``), and then stop and hand over what it has, leaving
+/// the rest of the work to the caller, whose thread would otherwise sit idle.
 final class BatchReadAhead<Prepared: Sendable>: @unchecked Sendable {
-    /// Whether the caller of ``next()`` is waiting for the batch being read and prepared.
-    final class Waiting: Sendable {
-        private let flag = Atomic<Bool>(false)
-
-        init() {}
-
-        /// Whether the caller waits now.
-        var isWaiting: Bool { flag.load(ordering: .relaxed) }
-
-        fileprivate func set(_ waiting: Bool) { flag.store(waiting, ordering: .relaxed) }
-    }
-
     // `cursor` is only touched by one thread at a time: by the work reading the next batch,
     // or by the caller of `next()` once it has waited for that work to finish.
     private var cursor: BatchCursor?
     private var reading: BackgroundWork<(Batch, Prepared)?>?
     private var isFinished = false
-    private let prepare: @Sendable (Batch, Waiting) -> Prepared
-    private let caller = Waiting()
+    private let prepare: @Sendable (Batch, ReadAheadCaller) -> Prepared
+    private let caller = ReadAheadCaller()
 
-    init(_ cursor: BatchCursor, prepare: @escaping @Sendable (Batch, Waiting) -> Prepared) {
+    init(_ cursor: BatchCursor, prepare: @escaping @Sendable (Batch, ReadAheadCaller) -> Prepared) {
         self.cursor = cursor
         self.prepare = prepare
     }
@@ -59,7 +47,7 @@ final class BatchReadAhead<Prepared: Sendable>: @unchecked Sendable {
             }
         } else {
             do {
-                batch = try cursor?.next().map { ($0, prepare($0, Self.alwaysWaiting)) }
+                batch = try cursor?.next().map { ($0, prepare($0, ReadAheadCaller.waiting)) }
             } catch {
                 finish()
                 throw error
@@ -75,13 +63,6 @@ final class BatchReadAhead<Prepared: Sendable>: @unchecked Sendable {
         return batch
     }
 
-    /// For the first batch, which the caller reads itself.
-    private static var alwaysWaiting: Waiting {
-        let waiting = Waiting()
-        waiting.set(true)
-        return waiting
-    }
-
     /// Waits for a batch being read ahead, if any, and closes the cursor's file: call it when
     /// stopping before the end, so that no segment stays open behind the caller's back.
     func finish() {
@@ -92,6 +73,24 @@ final class BatchReadAhead<Prepared: Sendable>: @unchecked Sendable {
         isFinished = true
         cursor = nil
     }
+}
+
+/// Whether the caller of ``BatchReadAhead/next()`` is waiting for the batch being read and
+/// prepared.
+final class ReadAheadCaller: Sendable {
+    private let flag: Atomic<Bool>
+
+    init(waiting: Bool = false) {
+        flag = Atomic(waiting)
+    }
+
+    /// A caller that always waits: the one that reads the first batch itself.
+    static let waiting = ReadAheadCaller(waiting: true)
+
+    /// Whether the caller waits now.
+    var isWaiting: Bool { flag.load(ordering: .relaxed) }
+
+    fileprivate func set(_ waiting: Bool) { flag.store(waiting, ordering: .relaxed) }
 }
 
 extension BatchReadAhead where Prepared == Void {
