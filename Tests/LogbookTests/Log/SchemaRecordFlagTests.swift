@@ -111,6 +111,16 @@ struct SchemaRecordFlagTests {
         )
     }
 
+    @Test func verificationReportsABatchWhoseFlagDisagreesWithItsEvents() throws {
+        let directory = TemporaryDirectory()
+        let (segment, offsets) = try store(directory)
+        try forge(segment, at: offsets[2]) { setFlags(0, in: $0) }
+        let report = try LogVerifier.verify(directory: directory.path)
+        #expect(report.damages.map(\.offset) == [Int64(offsets[2])])
+        #expect(report.damages.map(\.reason) == [.schemaRecordFlagMismatch(flagged: false, event: 0)])
+        #expect(report.incompleteTail == nil, "a batch whose checksum matches is no torn write")
+    }
+
     @Test func aBatchThatFlagsASchemaRecordItDoesNotHoldIsDamage() throws {
         let directory = TemporaryDirectory()
         let (segment, offsets) = try store(directory)
