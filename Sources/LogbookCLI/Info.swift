@@ -7,8 +7,10 @@ extension LogbookCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a store's segments, batches, events and sequence range.",
             discussion: """
-                For a store written by the model layer, also lists the schema versions recorded \
-                in the log, with their fingerprints, and the migration stages that have run.
+                Counts the batches of each log format version: a store written before format 2 \
+                keeps its version 1 batches after newer ones are appended. For a store written \
+                by the model layer, also lists the schema versions recorded in the log, with \
+                their fingerprints, and the migration stages that have run.
                 """
         )
 
@@ -32,6 +34,11 @@ extension LogbookCommand {
                 print("  \((segment.path as NSString).lastPathComponent)  \(formatBytes(size))")
             }
             print("batches:   \(report.batches) (\(report.compressedBatches) LZ4-compressed)")
+            if !report.batchesByVersion.isEmpty {
+                let versions = report.batchesByVersion.sorted { $0.key < $1.key }
+                let counts = versions.map { "version \($0.key): \($0.value) batch\($0.value == 1 ? "" : "es")" }
+                print("format:    " + counts.joined(separator: ", "))
+            }
             print("events:    \(report.events)")
             if let first = report.firstSequence, let last = report.lastSequence {
                 print("sequence:  \(first)...\(last)")

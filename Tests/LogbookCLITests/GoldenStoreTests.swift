@@ -113,6 +113,14 @@ struct GoldenStoreTests {
         let verify = try ToolProcess.run(["verify", copy.path])
         #expect(verify.status == 0)
         #expect(verify.stdout.contains("32 events (sequence 1...32)"))
+        // The append is a format 2 batch after nine of format 1.
+        let info = try ToolProcess.run(["info", copy.path])
+        #expect(info.status == 0)
+        #expect(info.stdout.contains("format:    version 1: 9 batches, version 2: 1 batch\n"))
+        var cursor = LogReader(directory: copy.path).batches()
+        var versions: [UInt16] = []
+        while let batch = try cursor.next() { versions.append(batch.header.version) }
+        #expect(versions == Array(repeating: 1, count: 9) + [2])
     }
 }
 

@@ -216,6 +216,7 @@ extension LogVerifier {
                 )
             }
             if header.isCompressed { report.compressedBatches += 1 }
+            report.batchesByVersion[header.version, default: 0] += 1
             if header.eventCount > 0 {
                 if report.firstSequence == nil { report.firstSequence = header.firstSequence }
                 report.lastSequence = header.lastSequence

@@ -8,6 +8,9 @@ package struct VerificationReport: Sendable {
     /// Bytes of event payload after decompression, as the batch headers declare them.
     package var payloadBytes: Int64 = 0
     package var compressedBatches = 0
+    /// How many sound batches each format version wrote: a store written before format 2 goes
+    /// on holding version 1 batches after newer ones are appended.
+    package var batchesByVersion: [UInt16: Int] = [:]
     package var firstSequence: UInt64?
     package var lastSequence: UInt64?
     /// Damage that makes the store unsound, in the order it was found.
