@@ -37,8 +37,10 @@ struct HelpTextTests {
         "info": """
         OVERVIEW: Show a store's segments, batches, events and sequence range.
 
-        For a store written by the model layer, also lists the schema versions recorded
-        in the log, with their fingerprints, and the migration stages that have run.
+        Counts the batches of each log format version: a store written before format 2
+        keeps its version 1 batches after newer ones are appended. For a store written
+        by the model layer, also lists the schema versions recorded in the log, with
+        their fingerprints, and the migration stages that have run.
 
         USAGE: logbook info <store>
 
