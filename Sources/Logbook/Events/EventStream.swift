@@ -44,7 +44,10 @@ package enum EventStream {
     ) throws {
         let batches = BatchReadAhead(reader.batches(from: first)) { batch, caller -> PredecodedInserts? in
             guard let predecoder, predecoder.isOn?.isOn ?? true else { return nil }
-            return predecoder.predecode(batch) { yieldingToTheReplay && caller.isWaiting }
+            let replayWaits = { yieldingToTheReplay && caller.isWaiting }
+            // Waited for already: nothing to record the inserts in, the replay decodes them all.
+            if replayWaits() { return nil }
+            return predecoder.predecode(batch, until: replayWaits)
         }
         defer { batches.finish() }
         while case (let batch, var decoded)? = try batches.next() {
