@@ -78,10 +78,13 @@ extension ModelContext {
         _ expression: Expression,
         _: T.Type
     ) throws -> (answered: Bool, model: AnyObject?) {
-        guard let mapping = mappingForUniqueMatch(T.self),
-            let (attribute, value) = equality(expression, mapping: mapping, in: T.self)
-        else { return (false, nil) }
-        return try uniqueMatch(attribute, value, mapping: mapping, T.self)
+        guard isReadyForUniqueMatch else { return (false, nil) }
+        return try withMapping(for: T.self) { mapping in
+            guard let (attribute, value) = equality(expression, mapping: mapping, in: T.self) else {
+                return (false, nil)
+            }
+            return try uniqueMatch(attribute, value, mapping: mapping, T.self)
+        }
     }
 
     /// The generic `_uniqueMatch` for `$0.property == constant`, already read from
@@ -92,18 +95,21 @@ extension ModelContext {
         _ value: AttributeValue,
         _: T.Type
     ) throws -> (answered: Bool, model: AnyObject?) {
-        guard let mapping = mappingForUniqueMatch(T.self),
-            let property = mapping.propertyIndex(of: keyPath, in: T.self),
-            case .attribute(let attribute) = mapping.slots[property]
-        else { return (false, nil) }
-        return try uniqueMatch(attribute, value, mapping: mapping, T.self)
+        guard isReadyForUniqueMatch else { return (false, nil) }
+        // The mapping lent, not retained: a retain and a release were a tenth of this function.
+        return try withMapping(for: T.self) { mapping in
+            guard let property = mapping.propertyIndex(of: keyPath, in: T.self),
+                case .attribute(let attribute) = mapping.slots[property]
+            else { return (false, nil) }
+            return try uniqueMatch(attribute, value, mapping: mapping, T.self)
+        }
     }
 
-    /// The mapping of `T` once the registered models are up to date, or `nil` when the context
-    /// has unsaved changes, which a unique index cannot answer for.
-    private func mappingForUniqueMatch<T: PersistentModel>(_: T.Type) -> EntityMapping? {
+    /// Whether a unique index can answer, once the registered models are up to date: not while
+    /// the context has unsaved changes.
+    private var isReadyForUniqueMatch: Bool {
         refreshIfStoreChanged()
-        return hasPendingChanges ? nil : mapping(for: T.self)
+        return !hasPendingChanges
     }
 
     /// The model holding `value` in a unique attribute, if the attribute is unique.
