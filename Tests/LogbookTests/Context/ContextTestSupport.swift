@@ -13,9 +13,12 @@ final class TestStore {
     let kind: StoreKind
     let directory = TemporaryDirectory("store")
     private var current: ModelContainer?
+    /// The model types its containers open: SampleTrips unless a test declares its own.
+    private let models: [any PersistentModel.Type]
 
-    init(_ kind: StoreKind) {
+    init(_ kind: StoreKind, models: [any PersistentModel.Type] = [Trip.self]) {
         self.kind = kind
+        self.models = models
     }
 
     var url: URL { URL(fileURLWithPath: directory.child("trips.store")) }
@@ -28,7 +31,7 @@ final class TestStore {
     /// The container; created on first use.
     func container() throws -> ModelContainer {
         if let current { return current }
-        let container = try ModelContainer(for: Trip.self, configurations: configuration)
+        let container = try ModelContainer(for: Schema(models), configurations: [configuration])
         current = container
         return container
     }

@@ -33,10 +33,9 @@ final class Parcel {
 struct ReachableInsertTests {
     @Test(arguments: StoreKind.allCases)
     func relationshipsTheInitializerSetsInsertWhatTheyReach(kind: StoreKind) throws {
-        let store = TestStore(kind)
-        var container: ModelContainer? = try ModelContainer(for: Crate.self, configurations: store.configuration)
+        let store = TestStore(kind, models: [Crate.self])
         do {
-            let context = ModelContext(try #require(container))
+            let context = ModelContext(try store.container())
             let parcels = [Parcel(code: "P-1"), Parcel(code: "P-2")]
             let crate = Crate(label: "Lisbon", parcels: parcels)
             context.insert(crate)
@@ -44,9 +43,7 @@ struct ReachableInsertTests {
             #expect(context.insertedModelsArray.count == 3)
             try context.save()
         }
-        if kind == .disk { container = nil }
-        container = try container ?? ModelContainer(for: Crate.self, configurations: store.configuration)
-        let context = ModelContext(try #require(container))
+        let context = try store.reopenedContext()
         let crate = try #require(try context.fetch(FetchDescriptor<Crate>()).first)
         #expect(crate.parcels.map(\.code).sorted() == ["P-1", "P-2"])
         #expect(crate.parcels.allSatisfy { $0.crate === crate })

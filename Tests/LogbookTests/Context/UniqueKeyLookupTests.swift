@@ -62,16 +62,13 @@ struct UniqueKeyLookupTests {
 
     /// A store of ten tickets, serials 100…109, rows 0…4 twice; reopened.
     private func seeded(_ kind: StoreKind) throws -> (TestStore, ModelContext) {
-        let store = TestStore(kind)
+        let store = TestStore(kind, models: [Ticket.self])
         do {
-            let container = try ModelContainer(for: Ticket.self, configurations: store.configuration)
-            let context = ModelContext(container)
+            let context = ModelContext(try store.container())
             for n in 0..<10 { context.insert(Ticket(serial: 100 + n, token: Self.token(n), row: n % 5)) }
             try context.save()
-            if kind == .memory { return (store, ModelContext(container)) }
         }
-        let reopened = try ModelContainer(for: Ticket.self, configurations: store.configuration)
-        return (store, ModelContext(reopened))
+        return (store, try store.reopenedContext())
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -203,24 +200,16 @@ struct UniqueKeyLookupTests {
     /// Lookups of two model types in turn each get an array of their own type.
     @Test(arguments: StoreKind.allCases)
     func lookupsOfTwoModelTypesInTurnGetTheirOwnModels(kind: StoreKind) throws {
-        let store = TestStore(kind)
-        func fill(_ container: ModelContainer) throws {
-            let context = ModelContext(container)
+        let store = TestStore(kind, models: [Ticket.self, Pass.self])
+        do {
+            let context = ModelContext(try store.container())
             for n in 1...3 {
                 context.insert(Ticket(serial: n, token: Self.token(n), row: 0))
                 context.insert(Pass(code: n, holder: "holder \(n)"))
             }
             try context.save()
         }
-        let context: ModelContext
-        if kind == .memory {
-            let container = try ModelContainer(for: Ticket.self, Pass.self, configurations: store.configuration)
-            try fill(container)
-            context = ModelContext(container)
-        } else {
-            try fill(try ModelContainer(for: Ticket.self, Pass.self, configurations: store.configuration))
-            context = ModelContext(try ModelContainer(for: Ticket.self, Pass.self, configurations: store.configuration))
-        }
+        let context = try store.reopenedContext()
         var passes: [[Pass]] = []
         for n in 1...3 {
             let tickets = try context.fetch(FetchDescriptor<Ticket>(predicate: #Predicate { $0.serial == n }))
