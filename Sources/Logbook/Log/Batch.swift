@@ -34,20 +34,6 @@ package struct Batch: Sendable {
         ranges.firstIndex { !$0.isEmpty && payload[$0.lowerBound] == LogFormat.schemaRecordKind }
     }
 
-    /// Whether an event of a laid-out payload (varint lengths and events, as
-    /// ``splitEvents(in:count:)`` reads it) begins with ``LogFormat/schemaRecordKind``.
-    static func holdsSchemaRecord(_ payload: UnsafeRawBufferPointer, count: Int) -> Bool {
-        var position = 0
-        for _ in 0..<count {
-            guard let length = LEB128.read(payload, at: &position), length <= UInt64(payload.count - position) else {
-                preconditionFailure("a batch payload being written has a malformed event length")
-            }
-            if length > 0, payload[position] == LogFormat.schemaRecordKind { return true }
-            position += Int(length)
-        }
-        return false
-    }
-
     /// Splits a payload into events, checking that the framing accounts for every byte.
     ///
     /// - Returns: the ranges, or a description of what is malformed.

@@ -48,8 +48,11 @@ package enum BatchWriter {
         // copied there when compressing does not make it smaller. Compressing into a buffer of
         // its own first cost every batch an allocation of the payload's size, a zero-filled
         // frame, and one more copy of the stored bytes.
-        let schemaRecord =
-            payload.withUnsafeBytes { Batch.holdsSchemaRecord($0, count: eventCount) } ? LogFormat.flagSchemaRecord : 0
+        // The flag from the events themselves, as a reader checks it, whichever path laid them out.
+        guard case .success(let ranges) = Batch.splitEvents(in: payload, count: eventCount) else {
+            preconditionFailure("a batch payload being written frames its events wrongly")
+        }
+        let schemaRecord = Batch.firstSchemaRecord(in: payload, ranges) != nil ? LogFormat.flagSchemaRecord : 0
         var header = BatchHeader(
             version: LogFormat.version,
             flags: schemaRecord,
