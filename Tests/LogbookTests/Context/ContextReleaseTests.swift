@@ -94,6 +94,48 @@ struct ContextReleaseTests {
         #expect(item.trip?.bucketList?.isEmpty ?? true, "the trip lets go of its items")
         #expect(item.trip?.livingAccommodation == nil, "and of its accommodation")
     }
+
+    /// A container that goes away closes its log at once, whatever the size of its projection
+    /// (a large one is freed on another thread): the next container on the same directory
+    /// takes the writer's lock, saves, and finds everything.
+    @Test(arguments: sizes)
+    func aStoreReopensAtOnceAfterItsContainerGoesAway(tripsPerRound: Int) throws {
+        let store = TestStore(.disk)
+        for round in 0..<3 {
+            let context = try store.reopenedContext()
+            #expect(try context.fetchCount(FetchDescriptor<Trip>()) == round * tripsPerRound)
+            for number in 0..<tripsPerRound {
+                context.insert(makeTrip("Trip \(round)-\(number)", offset: Double(number)))
+            }
+            try context.save()
+        }
+        let context = try store.reopenedContext()
+        #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 3 * tripsPerRound)
+        let last = try context.fetch(
+            FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Trip 2-2" })
+        )
+        #expect(last.map(\.startDate) == [baseDate + 2 * day])
+    }
+
+    /// A model the app still holds when its context and container go away keeps its values,
+    /// though the store's projection is freed elsewhere.
+    @Test
+    func aModelOutlivesALargeStore() throws {
+        let store = TestStore(.disk)
+        let trip: Trip = try {
+            let context = ModelContext(try store.container())
+            for number in 0..<ModelContext.modelsFreedElsewhere {
+                context.insert(makeTrip("Trip \(number)", offset: Double(number)))
+            }
+            try context.save()
+            let fetched = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Trip 7" }))
+            store.close()
+            return try #require(fetched.first)
+        }()
+        #expect(trip.name == "Trip 7")
+        #expect(trip.startDate == baseDate + 7 * day)
+        #expect(try store.reopenedContext().fetchCount(FetchDescriptor<Trip>()) == ModelContext.modelsFreedElsewhere)
+    }
 }
 
 /// Weak references to models, for checking that they are freed.
