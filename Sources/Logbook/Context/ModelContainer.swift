@@ -15,11 +15,6 @@ import Foundation
 /// `Trip` through relationships. A container is `Sendable`: share it between isolation domains
 /// and give each its own ``ModelContext``.
 ///
-/// When the last reference to a container and its contexts goes, the store closes: its log and
-/// writer lock at once, so that another container may open the store right away. The memory of
-/// a store of a thousand objects or more is freed on another thread, as a large context's
-/// models are, so that the thread letting go does not wait for it.
-///
 /// ## Topics
 ///
 /// ### Creating a container

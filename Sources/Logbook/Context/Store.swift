@@ -134,24 +134,6 @@ final class Store: Sendable {
         self.state = Mutex(state)
     }
 
-    deinit {
-        // Freeing the projection of a large store (every value and index) took as long as
-        // appending a few thousand objects, on the thread that let go of the container:
-        // another thread frees it, as a context's models are freed (see `ModelContext`'s
-        // `deinit`). The log closes here, with the store: a container opened next on the same
-        // directory must find it closed.
-        let projection = state.withLock { state -> Projection? in
-            guard state.projection.objectCount >= ModelContext.modelsFreedElsewhere else { return nil }
-            var taken = Projection(schema: schema)
-            swap(&taken, &state.projection)
-            return taken
-        }
-        guard let projection else { return }
-        let leftovers = Leftovers()
-        leftovers.keep(projection)
-        leftovers.dropInBackground(trimmingMemory: false)
-    }
-
     /// A store for a migration stage: replays `reader` and then `pending` at `schema`, and
     /// keeps what its contexts save instead of writing it.
     init(

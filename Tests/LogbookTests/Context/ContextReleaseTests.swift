@@ -95,9 +95,9 @@ struct ContextReleaseTests {
         #expect(item.trip?.livingAccommodation == nil, "and of its accommodation")
     }
 
-    /// A container that goes away closes its log at once, whatever the size of its projection
-    /// (a large one is freed on another thread): the next container on the same directory
-    /// takes the writer's lock, saves, and finds everything.
+    /// A container that goes away closes its log at once, whatever the size of its store: the
+    /// next container on the same directory takes the writer's lock, saves, and finds
+    /// everything.
     @Test(arguments: sizes)
     func aStoreReopensAtOnceAfterItsContainerGoesAway(tripsPerRound: Int) throws {
         let store = TestStore(.disk)
@@ -117,8 +117,8 @@ struct ContextReleaseTests {
         #expect(last.map(\.startDate) == [baseDate + 2 * day])
     }
 
-    /// A model the app still holds when its context and container go away keeps its values,
-    /// though the store's projection is freed elsewhere.
+    /// A model the app still holds when its context and container go away keeps its values;
+    /// the container's context is large enough to free its models on another thread.
     @Test
     func aModelOutlivesALargeStore() throws {
         let store = TestStore(.disk)
