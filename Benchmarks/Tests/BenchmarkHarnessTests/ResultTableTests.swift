@@ -85,6 +85,26 @@ struct ResultTableTests {
         )
     }
 
+    @Test func w1IsAlsoPrintedCountingTheModelsFreedElsewhere() {
+        var report = Self.report(logbook: true)
+        #expect(!ResultTable.render(report).contains("counting the freeing"), "no line without the row")
+        report.entries.append(
+            .init(
+                workload: .w1DurableAppend,
+                side: .logbook,
+                measurement: .init(variant: "durable, models freed", seconds: 0.625, items: 700, unit: "objects")
+            )
+        )
+        let text = ResultTable.render(report)
+        #expect(
+            text.contains(
+                "W1 Logbook, counting the freeing of the context's models on another thread: 625.0 ms, 8.00× GRDB's 5.00 s"
+            )
+        )
+        let w1 = ResultTable.table(report).first { $0.contains("GRDB (sync NORMAL)") }
+        #expect(w1?.hasSuffix("10.00×") == true, "the headline still compares the first Logbook row")
+    }
+
     @Test func ratiosCompareTimesAndPeakMemory() throws {
         let lines = ResultTable.table(Self.report(logbook: true))
         let w1 = try #require(lines.first { $0.contains("GRDB (sync NORMAL)") })

@@ -60,6 +60,13 @@ final class Leftovers: @unchecked Sendable {
     // them: an object that something else still holds is not freed there, and one that nothing
     // else holds has no other thread to race with.
     private var values: [Any] = []
+    /// The drops handed to another thread and not finished yet.
+    private static let inFlight = DispatchGroup()
+
+    /// Waits until every value handed to another thread so far has been released there.
+    static func waitForDrops() {
+        inFlight.wait()
+    }
 
     /// Keeps `value` alive until ``dropInBackground(trimmingMemory:)``.
     func keep(_ value: Any) {
@@ -80,7 +87,7 @@ final class Leftovers: @unchecked Sendable {
     /// memory back to the system. The caller must hold no other reference to the values for
     /// the release to happen there.
     func dropInBackground(trimmingMemory: Bool = true) {
-        DispatchQueue.global(qos: .utility).async { [self] in
+        DispatchQueue.global(qos: .utility).async(group: Self.inFlight) { [self] in
             values.removeAll()
             // The allocator keeps freed memory for reuse, and memory freed in another thread's
             // arena is rarely reused by the caller's: without this, a process keeps the stage's

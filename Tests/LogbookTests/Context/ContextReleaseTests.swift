@@ -2,7 +2,7 @@ import Foundation
 import SampleTrips
 import Testing
 
-@testable import Logbook
+@_spi(Measurement) @testable import Logbook
 
 /// What a context that goes away leaves behind: models freed whatever shapes their
 /// relationships take, and models the app still holds.
@@ -93,6 +93,30 @@ struct ContextReleaseTests {
         #expect(accommodation.trip?.name == "Trip 0", "and so does an accommodation")
         #expect(item.trip?.bucketList?.isEmpty ?? true, "the trip lets go of its items")
         #expect(item.trip?.livingAccommodation == nil, "and of its accommodation")
+    }
+
+    /// Once `_waitForReleasesElsewhere()` returns, the models a large context handed to another
+    /// thread are freed: a measurement can count that work without polling.
+    @Test
+    func waitingForReleasesElsewhereFindsTheModelsFreed() throws {
+        let store = TestStore(.memory)
+        let container = try store.container()
+        let held = WeakModels<Trip>()
+        try {
+            let context = ModelContext(container)
+            var made: [Trip] = []
+            for number in 0..<ModelContext.modelsFreedElsewhere {
+                let trip = makeTrip("Trip \(number)")
+                context.insert(trip)
+                trip.bucketList?.append(makeItem("Tram \(number)"))
+                made.append(trip)
+            }
+            try context.save()
+            held.keep(made)
+        }()
+        ModelContext._waitForReleasesElsewhere()
+        #expect(held.alive == 0, "every trip is freed once the wait returns")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == ModelContext.modelsFreedElsewhere)
     }
 
     /// A container that goes away closes its log at once, whatever the size of its store: the
