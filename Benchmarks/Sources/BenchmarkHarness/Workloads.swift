@@ -99,4 +99,8 @@ public enum WorkloadID: String, Codable, CaseIterable, Sendable {
         case .w5DumpNDJSON: "W5 dump NDJSON"
         }
     }
+
+    /// The variant of W1's Logbook row that counts the freeing of the context's models, which
+    /// the table compares with GRDB's headline under the table.
+    public static let w1ModelsFreed = "durable, models freed"
 }

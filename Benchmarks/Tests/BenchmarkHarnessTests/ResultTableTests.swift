@@ -92,7 +92,7 @@ struct ResultTableTests {
             .init(
                 workload: .w1DurableAppend,
                 side: .logbook,
-                measurement: .init(variant: "durable, models freed", seconds: 0.625, items: 700, unit: "objects")
+                measurement: .init(variant: WorkloadID.w1ModelsFreed, seconds: 0.625, items: 700, unit: "objects")
             )
         )
         let text = ResultTable.render(report)

@@ -56,12 +56,9 @@ public struct LogbookWorkloads: Workloads {
         return [
             WorkloadResult(variant: "durable", timing: durable, items: events, unit: "objects"),
             WorkloadResult(variant: "relaxed", timing: relaxed, items: events, unit: "objects"),
-            WorkloadResult(variant: Self.durableModelsFreed, timing: freed, items: events, unit: "objects"),
+            WorkloadResult(variant: WorkloadID.w1ModelsFreed, timing: freed, items: events, unit: "objects"),
         ]
     }
-
-    /// W1's row that counts the freeing of the context's models.
-    public static let durableModelsFreed = "durable, models freed"
 
     // MARK: - W2
 
