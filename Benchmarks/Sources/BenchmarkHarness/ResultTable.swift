@@ -98,7 +98,8 @@ public enum ResultTable {
     /// another thread after the time stops.
     static func appendCountingFrees(_ report: ComparisonReport) -> [String] {
         let freed = report.entries.first {
-            $0.workload == .w1DurableAppend && $0.side == .logbook && $0.measurement?.variant == WorkloadID.w1ModelsFreed
+            $0.workload == .w1DurableAppend && $0.side == .logbook
+                && $0.measurement?.variant == WorkloadID.w1ModelsFreed
         }?
         .measurement
         guard let freed, freed.seconds > 0, let grdb = report.headline(.w1DurableAppend, .grdb) else { return [] }
