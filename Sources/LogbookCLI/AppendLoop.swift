@@ -29,6 +29,9 @@ extension LogbookCommand {
         @Flag(help: "Write incompressible events, so that batches are stored without LZ4.")
         var noise = false
 
+        @Option(help: "Compress each batch in LZ4 pieces of this many bytes (format version 3).")
+        var pieces: Int?
+
         func run() throws {
             var configuration = LogConfiguration()
             configuration.segmentSize = segmentSize
@@ -38,7 +41,7 @@ extension LogbookCommand {
             while batches == 0 || appended < batches {
                 let first = log.nextSequence
                 let events = (first..<(first + UInt64(eventsPerBatch))).map(noise ? Self.noiseEvent : Self.event)
-                let range = try log.append(events)
+                let range = try pieces.map { try log.append(events, inPiecesOf: max($0, 1)) } ?? log.append(events)
                 // Written unbuffered, so that what a killed process acknowledged is what the parent read.
                 FileHandle.standardOutput.write(Data("ack \(range.lowerBound) \(range.upperBound)\n".utf8))
                 appended += 1

@@ -11,14 +11,14 @@ struct GoldenStoreTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
-    /// What `Fixtures/log-format-1` and `log-format-2` hold: sequence numbers 25...28 are
-    /// `--noise` events.
+    /// What `Fixtures/log-format-1`, `log-format-2` and `log-format-3` hold: sequence numbers
+    /// 25...28 are `--noise` events.
     private func expectedEvent(_ sequence: UInt64) -> [UInt8] {
         (25...28).contains(sequence)
             ? ToolProcess.appendLoopNoiseEvent(sequence) : ToolProcess.appendLoopEvent(sequence)
     }
 
-    @Test(arguments: ["log-format-1", "log-format-2"])
+    @Test(arguments: ["log-format-1", "log-format-2", "log-format-3"])
     func theOpaqueStoreReadsBackEveryEvent(name: String) throws {
         let store = Self.fixtures.appendingPathComponent(name).path
         var cursor = LogReader(directory: store).batches()
@@ -80,6 +80,91 @@ struct GoldenStoreTests {
         }
         let flagged = new.filter(\.header.flagsSchemaRecord).count
         #expect(flagged == (name == "log-format" ? 0 : 1))
+    }
+
+    /// Format 3 stores a batch compressed in LZ4 pieces as version 3, and every other batch as
+    /// version 2: in `log-format-3`, the compressed batches are in pieces of 64 bytes of payload,
+    /// and the two of incompressible events are stored as they are.
+    @Test func theFormatThreeFixtureHoldsPiecesAndWholeBatches() throws {
+        var cursor = LogReader(directory: Self.fixtures.appendingPathComponent("log-format-3").path).batches()
+        var shapes: [String] = []
+        while let batch = try cursor.next() {
+            let header = batch.header
+            #expect(header.version == (header.isInPieces ? 3 : 2))
+            // A piece per 64 bytes of payload, each after its four-byte length.
+            let pieces = header.isInPieces ? (Int(header.uncompressedLength) + 63) / 64 : 0
+            shapes.append("v\(header.version) flags \(header.flags) \(header.eventCount) events in \(pieces) pieces")
+            if header.isInPieces {
+                let segment = [UInt8](try Data(contentsOf: URL(fileURLWithPath: batch.segment)))
+                let start = Int(batch.offset) + LogFormat.headerSize
+                let stored = Array(segment[start..<(start + Int(header.storedLength))])
+                var offset = 0
+                var found = 0
+                while offset < stored.count {
+                    let length = stored[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
+                    offset += 4 + length
+                    found += 1
+                }
+                #expect(offset == stored.count && found == pieces)
+            }
+        }
+        // The events grow longer with their sequence numbers, and the batches with them.
+        #expect(
+            shapes == [2, 4, 7, 2, 4, 6].map { "v3 flags 5 4 events in \($0) pieces" }
+                + Array(repeating: "v2 flags 0 2 events in 0 pieces", count: 2) + ["v3 flags 5 3 events in 3 pieces"]
+        )
+    }
+
+    @Test func formatThreeHeaderBytesArePinned() throws {
+        let segment = Self.fixtures.appendingPathComponent("log-format-3/00000000000000000001.log")
+        let bytes = [UInt8](try Data(contentsOf: segment))
+        let header = try #require(bytes.withUnsafeBytes { BatchHeader.read(from: $0) })
+        #expect(
+            header
+                == BatchHeader(
+                    version: 3,
+                    flags: 5,
+                    firstSequence: 1,
+                    eventCount: 4,
+                    uncompressedLength: 116,
+                    storedLength: 68,
+                    checksum: 0x8E2F_9DCB
+                )
+        )
+        // Two pieces: 39 bytes, then 21.
+        #expect(Array(bytes[32..<36]) == [39, 0, 0, 0])
+        #expect(Array(bytes[(36 + 39)..<(40 + 39)]) == [21, 0, 0, 0])
+    }
+
+    /// Appending the fixture's events in pieces today gives its bytes exactly: the pieces a
+    /// writer makes do not change unnoticed.
+    @Test func theFormatThreeEventsWrittenTodayGiveTheCommittedBytes() throws {
+        let directory = TemporaryDirectory()
+        var configuration = LogConfiguration()
+        configuration.segmentSize = 300
+        let log = try EventLog(directory: directory.path, configuration: configuration)
+        for (batches, events, noise) in [(6, 4, false), (2, 2, true), (1, 3, false)] {
+            for _ in 0..<batches {
+                let first = log.nextSequence
+                let bytes = (first..<(first + UInt64(events))).map {
+                    noise ? ToolProcess.appendLoopNoiseEvent($0) : ToolProcess.appendLoopEvent($0)
+                }
+                _ = try log.append(bytes, inPiecesOf: 64)
+            }
+        }
+        log.close()
+        let committed = Self.fixtures.appendingPathComponent("log-format-3")
+        let names = try FileManager.default.contentsOfDirectory(atPath: committed.path).filter { $0.hasSuffix(".log") }
+        #expect(names.count == 6)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".log") }.sorted()
+                == names.sorted()
+        )
+        for name in names {
+            let expected = try Data(contentsOf: committed.appendingPathComponent(name))
+            let written = try Data(contentsOf: URL(fileURLWithPath: directory.path).appendingPathComponent(name))
+            #expect(written == expected, "\(name)")
+        }
     }
 
     @Test func formatOneHeaderBytesArePinned() throws {

@@ -27,7 +27,11 @@ extension EventCodec {
     /// value of a type the sizing does not cover (a decimal, URL, data, array or composite) is
     /// written event by event through ``BinaryWriter``.
     ///
-    /// - Parameter extra: Bytes to leave room for after the inserts, for the events that follow.
+    /// - Parameters:
+    ///   - extra: Bytes to leave room for after the inserts, for the events that follow.
+    ///   - feed: Told, every ``PayloadFeed/pieceBytes`` bytes, how much of the payload is
+    ///     written, so that another thread compresses it meanwhile. The payload must not grow
+    ///     after the inserts (no events follow them) until the feed is finished.
     /// - Returns: where each insert's bytes are in `payload`.
     @discardableResult
     static func appendInserts(
@@ -35,7 +39,8 @@ extension EventCodec {
         names: InsertNames,
         schemaNumber: UInt32,
         to payload: inout BatchPayload,
-        leavingRoomFor extra: Int = 0
+        leavingRoomFor extra: Int = 0,
+        publishingTo feed: PayloadFeed? = nil
     ) -> [Range<Int>] {
         guard let sizes = insertSizes(inserts, names: names, schemaNumber: schemaNumber) else {
             return appendInsertsOneByOne(inserts, names: names, schemaNumber: schemaNumber, to: &payload)
@@ -47,12 +52,19 @@ extension EventCodec {
         let base = payload.bytes.count
         payload.appendEncodedEvents(count: sizes.count, byteCount: total, extra: extra) { buffer in
             var cursor = ByteCursor(buffer)
+            // The payload's start, from which the feed is told how far the bytes are ready.
+            let payloadStart = buffer.baseAddress.map { UnsafeRawPointer($0 - base) }
+            var published = 0
             for (index, head) in inserts.heads.enumerated() {
                 cursor.varint(UInt64(sizes[index]))
                 let start = cursor.offset
                 writeInsert(head, inserts, names, schemaNumber, &cursor)
                 precondition(cursor.offset - start == sizes[index], "an insert's size was misjudged")
                 ranges.append(base + start..<base + cursor.offset)
+                if let feed, let payloadStart, cursor.offset - published >= PayloadFeed.pieceBytes {
+                    published = cursor.offset
+                    feed.publish(payloadStart: payloadStart, upTo: base + published)
+                }
             }
             precondition(cursor.offset == total, "the inserts' size was misjudged")
         }

@@ -13,6 +13,9 @@ package struct BatchHeader: Hashable, Sendable {
 
     package var isCompressed: Bool { flags & LogFormat.flagCompressed != 0 }
 
+    /// Whether the payload is stored as LZ4 pieces (``LogFormat/flagPieces``).
+    package var isInPieces: Bool { flags & LogFormat.flagPieces != 0 }
+
     /// Whether the header says the payload holds a schema record (``LogFormat/flagSchemaRecord``).
     package var flagsSchemaRecord: Bool { flags & LogFormat.flagSchemaRecord != 0 }
 

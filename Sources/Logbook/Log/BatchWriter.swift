@@ -27,11 +27,18 @@ package enum BatchWriter {
     }
 
     /// Builds the frame of a batch whose payload is already laid out.
+    ///
+    /// - Parameter compressedPieces: When given, the payload's LZ4 pieces after
+    ///   ``LogFormat/headerSize`` bytes for the header, made while the payload was encoded (see
+    ///   ``PayloadFeed``); the frame is built in them, as a batch of format version 3 with
+    ///   ``LogFormat/flagPieces``, if compressing is on and the pieces are smaller than the
+    ///   payload.
     package static func frame(
         payload batch: BatchPayload,
         firstSequence: UInt64,
         compress: Bool,
-        maximumBatchSize: Int
+        maximumBatchSize: Int,
+        compressedPieces: [UInt8]? = nil
     ) throws(LogbookError) -> (header: BatchHeader, bytes: [UInt8]) {
         let payload = batch.bytes
         let eventCount = batch.eventCount
@@ -62,6 +69,18 @@ package enum BatchWriter {
             storedLength: UInt32(payload.count),
             checksum: 0
         )
+        if compress, var frame = compressedPieces, frame.count > LogFormat.headerSize,
+            frame.count - LogFormat.headerSize < payload.count
+        {
+            header.version = LogFormat.piecesVersion
+            header.flags |= LogFormat.flagCompressed | LogFormat.flagPieces
+            header.storedLength = UInt32(frame.count - LogFormat.headerSize)
+            frame.withUnsafeMutableBytes { written in
+                header.write(to: written)
+                header.checksum = BatchHeader.seal(written)
+            }
+            return (header, frame)
+        }
         let frame = [UInt8](unsafeUninitializedCapacity: LogFormat.headerSize + payload.count) { buffer, initialized in
             let bytes = UnsafeMutableRawBufferPointer(buffer)
             let body = UnsafeMutableRawBufferPointer(rebasing: bytes[LogFormat.headerSize...])

@@ -101,8 +101,33 @@ package final class EventLog: Sendable {
         try append(BatchPayload(events))
     }
 
+    /// Appends one batch of `events` compressed in pieces of `pieceBytes` bytes
+    /// (``LogFormat/flagPieces``), as a large save's batch is compressed while it is encoded,
+    /// unless that does not make it smaller: for tests and the golden stores of `Fixtures/`.
+    package func append(_ events: [[UInt8]], inPiecesOf pieceBytes: Int) throws(LogbookError) -> ClosedRange<UInt64> {
+        precondition(pieceBytes > 0, "a piece holds at least one byte")
+        let payload = BatchPayload(events)
+        let pieces = payload.bytes.withUnsafeBytes { bytes -> [UInt8]? in
+            guard let base = bytes.baseAddress,
+                var pieces = LZ4Pieces(source: base, appendingTo: [UInt8](repeating: 0, count: LogFormat.headerSize))
+            else { return nil }
+            for end in stride(from: pieceBytes, through: bytes.count + pieceBytes - 1, by: pieceBytes) {
+                pieces.compress(upTo: min(end, bytes.count))
+            }
+            return pieces.finish()
+        }
+        return try append(payload, compressedPieces: pieces)
+    }
+
     /// Appends one batch atomically, as the other `append` does, from its payload.
-    package func append(_ payload: BatchPayload) throws(LogbookError) -> ClosedRange<UInt64> {
+    ///
+    /// - Parameter compressedPieces: The payload's LZ4 pieces, made while it was encoded, after
+    ///   room for the batch's header (see ``PayloadFeed``), to store instead of compressing the
+    ///   payload here.
+    package func append(
+        _ payload: BatchPayload,
+        compressedPieces: [UInt8]? = nil
+    ) throws(LogbookError) -> ClosedRange<UInt64> {
         precondition(!payload.isEmpty, "a batch holds at least one event")
         return try state.withLock { (state) throws(LogbookError) -> ClosedRange<UInt64> in
             if let failure = state.failure { throw failure }
@@ -114,7 +139,8 @@ package final class EventLog: Sendable {
                 payload: payload,
                 firstSequence: first,
                 compress: configuration.compression,
-                maximumBatchSize: configuration.maximumBatchSize
+                maximumBatchSize: configuration.maximumBatchSize,
+                compressedPieces: compressedPieces
             )
             var createdSegment = false
             if state.segment == nil

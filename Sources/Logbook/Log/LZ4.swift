@@ -54,4 +54,42 @@ package enum LZ4 {
         )
         return Int(produced) == destination.count
     }
+
+    /// Decompresses LZ4 pieces (``LogFormat/flagPieces``) into `destination`, which must be
+    /// exactly the declared size: each piece's length, then the piece, which may refer to the
+    /// 64 KiB decompressed before it.
+    ///
+    /// - Returns: `true` when the pieces account for every byte of `source` and decompress to
+    ///   exactly `destination.count` bytes; `false` on any malformed input or size mismatch.
+    package static func decompress(
+        pieces source: UnsafeRawBufferPointer,
+        into destination: UnsafeMutableRawBufferPointer
+    ) -> Bool {
+        guard source.count <= Int(Int32.max), destination.count <= Int(Int32.max) else { return false }
+        if destination.count == 0 { return source.count == 0 }
+        guard let input = source.baseAddress, let output = destination.baseAddress else { return false }
+        let window = 64 << 10
+        var read = 0
+        var produced = 0
+        while read < source.count {
+            guard source.count - read >= LogFormat.pieceLengthSize else { return false }
+            let length = Int(UInt32(littleEndian: source.loadUnaligned(fromByteOffset: read, as: UInt32.self)))
+            read += LogFormat.pieceLengthSize
+            // Every piece decompresses to at least one byte, so the pieces are bounded by the source.
+            guard length > 0, length <= source.count - read else { return false }
+            let dictionary = min(produced, window)
+            let decoded = LZ4_decompress_safe_usingDict(
+                (input + read).assumingMemoryBound(to: CChar.self),
+                (output + produced).assumingMemoryBound(to: CChar.self),
+                Int32(length),
+                Int32(destination.count - produced),
+                (output + (produced - dictionary)).assumingMemoryBound(to: CChar.self),
+                Int32(dictionary)
+            )
+            guard decoded > 0 else { return false }
+            read += length
+            produced += Int(decoded)
+        }
+        return produced == destination.count
+    }
 }

@@ -1,4 +1,5 @@
-/// Constants of the on-disk log format, version 2 (and version 1, which this release still reads).
+/// Constants of the on-disk log format, versions 2 and 3 (and version 1, which this release
+/// still reads).
 ///
 /// The human specification, with the grammar and a worked example, is the DocC article
 /// `OnDiskFormat`; every number here is described there. Nothing else in the code base spells
@@ -6,11 +7,16 @@
 enum LogFormat {
     /// The four bytes that open every batch: ASCII "LGBK", read as a little-endian `UInt32`.
     static let magic: UInt32 = 0x4B42_474C
-    /// The batch format version this release writes.
+    /// The batch format version this release writes for a batch stored whole: compressed in
+    /// one block, or not at all.
     static let version: UInt16 = 2
+    /// The batch format version this release writes for a batch stored in pieces
+    /// (``flagPieces``), the first to know that flag.
+    static let piecesVersion: UInt16 = 3
     /// The batch format versions this release reads. Version 1 differs only in having no
     /// ``flagSchemaRecord``: a reader looks inside every version 1 batch for schema records.
-    static let readableVersions: ClosedRange<UInt16> = 1...2
+    /// Version 3 differs from version 2 only in knowing ``flagPieces``.
+    static let readableVersions: ClosedRange<UInt16> = 1...3
     /// The size of a batch header in bytes.
     static let headerSize = 32
     /// Byte offsets of the header fields. All integers are little-endian.
@@ -32,12 +38,23 @@ enum LogFormat {
     static let flagSchemaRecord: UInt16 = 2
     /// The first format version with ``flagSchemaRecord``.
     static let schemaRecordFlagVersion: UInt16 = 2
+    /// Flag bit, from version 3, only with ``flagCompressed``: the stored payload is LZ4 blocks,
+    /// each after its length as a little-endian `UInt32`, which decompress one after another
+    /// into the payload, each able to refer to the 64 KiB decompressed before it. A batch is
+    /// compressed this way while its payload is encoded (`PayloadFeed`).
+    static let flagPieces: UInt16 = 4
+    /// The size of the length in front of each piece of a batch stored in pieces.
+    static let pieceLengthSize = 4
     /// The first byte of a schema record: the event codec's kind 1 (`EventCodec.Kind.schema`).
     static let schemaRecordKind: UInt8 = 1
 
     /// Every flag bit that a batch of `version` may set.
     static func knownFlags(version: UInt16) -> UInt16 {
-        version >= schemaRecordFlagVersion ? flagCompressed | flagSchemaRecord : flagCompressed
+        switch version {
+        case piecesVersion...: flagCompressed | flagSchemaRecord | flagPieces
+        case schemaRecordFlagVersion...: flagCompressed | flagSchemaRecord
+        default: flagCompressed
+        }
     }
     /// The first sequence number of a new store.
     static let firstSequence: UInt64 = 1

@@ -88,7 +88,10 @@ package struct SegmentScanner {
         guard computed == header.checksum else {
             return damage(.checksumMismatch(stored: header.checksum, computed: computed))
         }
-        if header.flags & ~LogFormat.knownFlags(version: header.version) != 0 {
+        // Pieces are known only as a way to compress.
+        if header.flags & ~LogFormat.knownFlags(version: header.version) != 0
+            || header.isInPieces && !header.isCompressed
+        {
             return damage(.unknownFlags(header.flags))
         }
         // Checked once the checksum matches: a torn write cannot produce it.
@@ -171,7 +174,10 @@ package struct SegmentScanner {
             let length = Int(header.uncompressedLength)
             var decompressed = false
             let output = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
-                decompressed = LZ4.decompress(stored, into: UnsafeMutableRawBufferPointer(buffer))
+                let destination = UnsafeMutableRawBufferPointer(buffer)
+                decompressed =
+                    header.isInPieces
+                    ? LZ4.decompress(pieces: stored, into: destination) : LZ4.decompress(stored, into: destination)
                 initialized = decompressed ? length : 0
             }
             guard decompressed else {

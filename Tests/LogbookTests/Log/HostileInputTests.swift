@@ -8,11 +8,13 @@ struct HostileInputTests {
     /// with a valid checksum, so that only the bounds checks stand between the reader and the lie.
     private func storeWithForgedSecondBatch(
         _ directory: TemporaryDirectory,
+        inPieces: Bool = false,
         edit: (inout BatchHeader) -> Void
     ) throws -> (segment: String, offset: Int) {
         let log = try EventLog(directory: directory.path, configuration: testConfiguration())
         _ = try log.append([sampleEvent(1)])
-        _ = try log.append([[UInt8](repeating: 2, count: 300), [UInt8](repeating: 3, count: 300)])
+        let second = [[UInt8](repeating: 2, count: 300), [UInt8](repeating: 3, count: 300)]
+        _ = try inPieces ? log.append(second, inPiecesOf: 256) : log.append(second)
         _ = try log.append([sampleEvent(4)])
         log.close()
         let segment = directory.child(SegmentDirectory.fileName(forFirstSequence: 1))
@@ -83,6 +85,58 @@ struct HostileInputTests {
         _ = try storeWithForgedSecondBatch(directory) { $0.flags |= 0x80 }
         let error = #expect(throws: LogbookError.self) { try readAll(directory.path) }
         #expect(error?.description.contains("unknown batch flags 0x81") == true)
+    }
+
+    @Test func piecesAreKnownOnlyFromVersionThreeAndOnlyCompressed() throws {
+        let directory = TemporaryDirectory()
+        _ = try storeWithForgedSecondBatch(directory, inPieces: true) { header in
+            #expect(header.version == 3 && header.flags == 5)
+            header.version = 2
+        }
+        let error = #expect(throws: LogbookError.self) { try readAll(directory.path) }
+        #expect(error?.description.contains("unknown batch flags 0x5") == true)
+
+        // Without the flag that says it is compressed, the batch's stored bytes are taken for the
+        // payload itself, and their number does not match.
+        let uncompressed = TemporaryDirectory()
+        _ = try storeWithForgedSecondBatch(uncompressed, inPieces: true) { $0.flags = LogFormat.flagPieces }
+        let refused = #expect(throws: LogbookError.self) { try readAll(uncompressed.path) }
+        #expect(refused?.code == .corruption)
+        #expect(refused?.description.contains("stored length of an uncompressed batch") == true)
+    }
+
+    @Test func piecesThatDoNotDecompressToTheDeclaredSizeFailCleanly() throws {
+        for change in [1, -1] {
+            let directory = TemporaryDirectory()
+            _ = try storeWithForgedSecondBatch(directory, inPieces: true) { header in
+                #expect(header.isInPieces)
+                header.uncompressedLength = UInt32(Int(header.uncompressedLength) + change)
+            }
+            let error = #expect(throws: LogbookError.self) { try readAll(directory.path) }
+            #expect(error?.code == .corruption)
+            #expect(error?.description.contains("does not decompress to its declared") == true)
+        }
+    }
+
+    @Test func aPieceLengthPastTheStoredBytesFailsCleanly() throws {
+        let directory = TemporaryDirectory()
+        let (segment, offset) = try storeWithForgedSecondBatch(directory, inPieces: true) { _ in }
+        #expect(try readAll(directory.path).count == 4)
+        // The first piece's length, made to run past the batch, with the checksum made right.
+        var bytes = try ByteSurgery.bytes(of: segment)
+        bytes.replaceSubrange(
+            (offset + LogFormat.headerSize)..<(offset + LogFormat.headerSize + 4),
+            with: [0xFF, 0xFF, 0, 0]
+        )
+        bytes.withUnsafeMutableBytes { raw in
+            let frame = UnsafeMutableRawBufferPointer(rebasing: raw[offset...])
+            guard let header = BatchHeader.read(from: UnsafeRawBufferPointer(frame)) else { return }
+            _ = BatchHeader.seal(UnsafeMutableRawBufferPointer(rebasing: frame[..<header.frameSize]))
+        }
+        try ByteSurgery.write(bytes, to: segment)
+        let error = #expect(throws: LogbookError.self) { try readAll(directory.path) }
+        #expect(error?.code == .corruption)
+        #expect(error?.description.contains("does not decompress to its declared") == true)
     }
 
     @Test func garbageFilesNamedLikeSegmentsNeverCrashTheReader() throws {
