@@ -46,6 +46,21 @@ struct ReferenceFigureTests {
         #expect(figure.megabytesPerSecond > 0)
     }
 
+    /// The golden format-3 store keeps its compressible batches in LZ4 pieces: each decompresses
+    /// to its declared size, as the store's reader decompresses it.
+    @Test func piecesOfTheFormatThreeStoreDecompressToTheirSize() throws {
+        let store = Self.goldenStore.deletingLastPathComponent().appendingPathComponent("log-format-3")
+        let batches = try SegmentReader.segmentFiles(in: store).flatMap { segment in
+            SegmentReader.batches(in: try FileBytes.read(path: segment.path))
+        }
+        #expect(batches.count == 9)
+        #expect(batches.filter(\.isInPieces).count == 7)
+        let figure = try #require(try LZ4Reference.storePayload(store, minimumSeconds: 0))
+        #expect(figure.blocks == 7)
+        #expect(figure.source.hasSuffix("7 of 7 batches in pieces (LZ4_decompress_safe_usingDict)"))
+        #expect(figure.uncompressedBytes > figure.compressedBytes)
+    }
+
     @Test func sequentialReadCountsEveryByteOfADirectory() throws {
         let figure = try SequentialRead.measure(directory: Self.goldenStore, passes: 1)
         let expected = FileBytes.regularFiles(in: Self.goldenStore).reduce(0) { $0 + FileBytes.size(of: $1) }

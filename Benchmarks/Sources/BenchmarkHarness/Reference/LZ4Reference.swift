@@ -26,7 +26,8 @@ public struct LZ4Figure: Codable, Hashable, Sendable {
     }
 }
 
-/// Measures `LZ4_decompress_safe`, the bounds-checked decompressor a store reader uses.
+/// Measures `LZ4_decompress_safe`, the bounds-checked decompressor a store reader uses, and
+/// `LZ4_decompress_safe_usingDict` for the batches a store keeps in LZ4 pieces.
 public enum LZ4Reference {
     /// Compresses the generated data set in blocks of `tripsPerBlock` trips (one save each) with
     /// `LZ4_compress_default`, then times decompressing all blocks.
@@ -63,12 +64,21 @@ public enum LZ4Reference {
             let bytes = try FileBytes.read(path: segment.path)
             for batch in SegmentReader.batches(in: bytes) where batch.isCompressed {
                 blocks.append(
-                    Block(compressed: Array(bytes[batch.payload]), uncompressedLength: batch.uncompressedLength)
+                    Block(
+                        compressed: Array(bytes[batch.payload]),
+                        uncompressedLength: batch.uncompressedLength,
+                        inPieces: batch.isInPieces
+                    )
                 )
             }
         }
         guard !blocks.isEmpty else { return nil }
-        return try measure(blocks, source: "segments of \(store.path)", minimumSeconds: minimumSeconds)
+        let inPieces = blocks.filter(\.inPieces).count
+        let source =
+            "segments of \(store.path)"
+            + (inPieces == 0
+                ? "" : ", \(inPieces) of \(blocks.count) batches in pieces (LZ4_decompress_safe_usingDict)")
+        return try measure(blocks, source: source, minimumSeconds: minimumSeconds)
     }
 
     // MARK: - Internals
@@ -76,10 +86,53 @@ public enum LZ4Reference {
     struct Block {
         var compressed: [UInt8]
         var uncompressedLength: Int
+        /// Whether `compressed` is LZ4 pieces, each block after its `u32` length, each able to
+        /// refer to what the blocks before it decompressed to.
+        var inPieces = false
 
-        init(compressed: [UInt8], uncompressedLength: Int) {
+        init(compressed: [UInt8], uncompressedLength: Int, inPieces: Bool = false) {
             self.compressed = compressed
             self.uncompressedLength = uncompressedLength
+            self.inPieces = inPieces
+        }
+
+        /// Decompresses the block into `destination`, as Logbook's reader does.
+        ///
+        /// - Returns: the number of bytes produced, or -1 when the bytes are not valid.
+        func decompress(into destination: UnsafeMutableRawBufferPointer) -> Int {
+            compressed.withUnsafeBytes { source in
+                guard let input = source.baseAddress, let output = destination.baseAddress else { return -1 }
+                guard inPieces else {
+                    return Int(
+                        LZ4_decompress_safe(
+                            input.assumingMemoryBound(to: CChar.self),
+                            output.assumingMemoryBound(to: CChar.self),
+                            Int32(source.count),
+                            Int32(uncompressedLength)
+                        )
+                    )
+                }
+                var read = 0
+                var produced = 0
+                while read + 4 <= source.count {
+                    let length = Int(UInt32(littleEndian: source.loadUnaligned(fromByteOffset: read, as: UInt32.self)))
+                    read += 4
+                    guard length > 0, length <= source.count - read else { return -1 }
+                    let dictionary = min(produced, 64 << 10)
+                    let decoded = LZ4_decompress_safe_usingDict(
+                        (input + read).assumingMemoryBound(to: CChar.self),
+                        (output + produced).assumingMemoryBound(to: CChar.self),
+                        Int32(length),
+                        Int32(uncompressedLength - produced),
+                        (output + (produced - dictionary)).assumingMemoryBound(to: CChar.self),
+                        Int32(dictionary)
+                    )
+                    guard decoded > 0 else { return -1 }
+                    read += length
+                    produced += Int(decoded)
+                }
+                return read == source.count ? produced : -1
+            }
         }
 
         init(compressing payload: [UInt8]) throws {
@@ -113,22 +166,15 @@ public enum LZ4Reference {
         while passes < 3 || (total < minimumSeconds && passes < 10_000) {
             let (seconds, failure) = Stopwatch.measure { () -> Int? in
                 output.withUnsafeMutableBytes { destination in
-                    for (index, block) in blocks.enumerated() {
-                        let produced = block.compressed.withUnsafeBytes { source in
-                            LZ4_decompress_safe(
-                                source.baseAddress?.assumingMemoryBound(to: CChar.self),
-                                destination.baseAddress?.assumingMemoryBound(to: CChar.self),
-                                Int32(source.count),
-                                Int32(block.uncompressedLength)
-                            )
-                        }
-                        if Int(produced) != block.uncompressedLength { return index }
+                    for (index, block) in blocks.enumerated()
+                    where block.decompress(into: destination) != block.uncompressedLength {
+                        return index
                     }
                     return nil
                 }
             }
             if let failure {
-                throw HarnessError("LZ4_decompress_safe rejected block \(failure) of \(source)")
+                throw HarnessError("liblz4 rejected block \(failure) of \(source)")
             }
             best = min(best, seconds)
             total += seconds

@@ -2,15 +2,15 @@ import Foundation
 
 /// Reads the batches of a Logbook store's segment files directly, for the reference figures.
 ///
-/// The format is Logbook's on-disk format, versions 1 and 2 (`Sources/Logbook/Logbook.docc/OnDiskFormat.md`):
+/// The format is Logbook's on-disk format, versions 1 to 3 (`Sources/Logbook/Logbook.docc/OnDiskFormat.md`):
 /// each segment file, named by 20 decimal digits and `.log`, is a sequence of batches, each a
 /// 32-byte little-endian header followed by `storedLength` payload bytes:
 ///
 /// | offset | field |
 /// |---|---|
 /// | 0 | `u32` magic, ASCII "LGBK" |
-/// | 4 | `u16` version, 1 or 2 |
-/// | 6 | `u16` flags, bit 0: the payload is an LZ4 block; bit 1 (version 2): it holds a schema record |
+/// | 4 | `u16` version, 1, 2 or 3 |
+/// | 6 | `u16` flags, bit 0: the payload is compressed with LZ4; bit 1 (version 2): it holds a schema record; bit 2 (version 3): the compressed payload is in pieces, each an LZ4 block after its `u32` length |
 /// | 8 | `u64` first sequence number |
 /// | 16 | `u32` event count |
 /// | 20 | `u32` uncompressed length |
@@ -23,8 +23,9 @@ import Foundation
 package enum SegmentReader {
     package static let headerSize = 32
     package static let magic: UInt32 = 0x4B42_474C
-    package static let versions: ClosedRange<UInt16> = 1...2
+    package static let versions: ClosedRange<UInt16> = 1...3
     package static let flagLZ4: UInt16 = 1
+    package static let flagPieces: UInt16 = 4
 
     /// One batch of a segment: its header fields and where its payload is.
     package struct Batch: Hashable, Sendable {
@@ -36,6 +37,8 @@ package enum SegmentReader {
         package var payload: Range<Int>
 
         package var isCompressed: Bool { flags & SegmentReader.flagLZ4 != 0 }
+        /// Whether the compressed payload is LZ4 pieces rather than one block.
+        package var isInPieces: Bool { flags & SegmentReader.flagPieces != 0 }
     }
 
     /// The segment files of a store directory, in sequence order.
