@@ -20,8 +20,9 @@ import Foundation
 /// decides, so that strings that are equal but spelled differently in Unicode (é precomposed
 /// and decomposed) still match.
 ///
-/// Growing the table places every bucket again from its stored hash bits, without hashing a
-/// value or touching the rows or the records. Collisions go to the next bucket (linear
+/// The table doubles once it is more than four fifths full. Growing it places every bucket
+/// again from its stored hash bits, without hashing a value or touching the rows or the
+/// records. Collisions go to the next bucket (linear
 /// probing), and a removal shifts the buckets after it back, so that no bucket is ever marked
 /// deleted. A removed record's words stay in ``keys`` until they are half of it; then the
 /// live records are copied together.
@@ -157,7 +158,13 @@ struct UniqueIndex: Sendable {
             keyStarts[slot] = UInt32(start &+ 1)
         }
         count += 1
-        if count &* 4 > (mask &+ 1) &* 3 { grow() }
+        // Grown past four fifths full. At three quarters, SampleTrips-100k's 100,000 names took
+        // 262,144 buckets (4 MiB), a cache miss for each lookup; now 131,072 (2 MiB): W3's
+        // lookups, 22 alternating rounds, median 100.0 ms against 96.6 ms, faster in 17, while
+        // W1 and W2 did not move (measured at seven eighths, which gives these names the same
+        // table). A name that is not there is looked for through about 13 buckets on average
+        // at the fullest, four cache lines.
+        if count &* 5 > (mask &+ 1) &* 4 { grow() }
     }
 
     /// Points the entry in `bucket` at the object `id` in `slot`, which holds a value equal to
