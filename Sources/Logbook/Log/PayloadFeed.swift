@@ -7,7 +7,9 @@ import Synchronization
 ///
 /// Saving SampleTrips-100k a thousand trips at a time, the saving thread encoded each batch in
 /// about 0.7 ms and the appending thread then compressed it in about 1.2 ms before writing and
-/// flushing it, while the saving thread applied the batch to the projection and then waited.
+/// flushing it, while the saving thread applied the batch to the projection and then waited:
+/// about 30 ms over the hundred saves. Compressing each piece as it is published, the appending
+/// thread starts about 0.1 ms after the encoding does, and the saves waited about 20 ms.
 ///
 /// The encoding thread calls ``publish(payloadStart:upTo:)`` as the bytes become ready, then
 /// ``finish(_:)`` with the whole payload, and changes none of the published bytes in between,
@@ -32,7 +34,8 @@ final class PayloadFeed: @unchecked Sendable {
 
     /// Makes the payload's first `end` bytes, from `payloadStart`, available to compress.
     func publish(payloadStart: UnsafeRawPointer, upTo end: Int) {
-        self.payloadStart = payloadStart
+        // Set once, before the first release: the appending thread may read it from then on.
+        if self.payloadStart == nil { self.payloadStart = payloadStart }
         ready.store(end, ordering: .releasing)
         wake.signal()
     }
