@@ -74,7 +74,7 @@ final class PayloadFeed: @unchecked Sendable {
         }
         guard let payload = payload.take() else { preconditionFailure("a finished feed holds its payload") }
         let bytes = payload.bytes
-        let finished = bytes.withUnsafeBytes { whole -> [UInt8]? in
+        let compressed = bytes.withUnsafeBytes { whole -> [UInt8]? in
             guard whole.count > 0 else { return nil }
             guard var pieces = block.take() else {
                 // Nothing was published: the payload is compressed here, in one piece.
@@ -91,6 +91,6 @@ final class PayloadFeed: @unchecked Sendable {
             pieces.compress(upTo: whole.count)
             return pieces.finish()
         }
-        return (payload, finished)
+        return (payload, compressed)
     }
 }
