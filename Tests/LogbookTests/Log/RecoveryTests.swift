@@ -22,6 +22,32 @@ struct RecoveryTests {
         return (segment, offsets)
     }
 
+    /// A batch in LZ4 pieces (format 3), cut at any byte by a crash while it was written, is
+    /// cut off like any other torn batch, and the batches before it stay.
+    @Test func aTornBatchInPiecesIsCutOffAtEveryByteOffset() throws {
+        let directory = TemporaryDirectory()
+        let (segment, _) = try makeStore(directory, batches: 2)
+        let lastStart = try ByteSurgery.size(of: segment)
+        do {
+            let log = try EventLog(directory: directory.path, configuration: testConfiguration())
+            let events = (7..<40).map { Array(String(repeating: "event \($0); ", count: 8).utf8) }
+            _ = try log.append(events, inPiecesOf: 256)
+            log.close()
+        }
+        let original = try ByteSurgery.bytes(of: segment)
+        let header = try #require(original[lastStart...].withUnsafeBytes { BatchHeader.read(from: $0) })
+        #expect(header.version == 3 && header.isInPieces)
+        #expect(try readAll(directory.path).count == 39)
+        for cut in lastStart..<original.count {
+            try ByteSurgery.write(Array(original[..<cut]), to: segment)
+            let log = try EventLog(directory: directory.path, configuration: testConfiguration())
+            #expect(log.nextSequence == 7, "cut at \(cut)")
+            #expect(try ByteSurgery.size(of: segment) == lastStart, "cut at \(cut)")
+            log.close()
+            #expect(try readAll(directory.path).map(\.0) == Array(1...6), "cut at \(cut)")
+        }
+    }
+
     @Test func truncatedTrailingBatchIsCutOffAtEveryByteOffset() throws {
         let directory = TemporaryDirectory()
         let (segment, offsets) = try makeStore(directory, batches: 3)
