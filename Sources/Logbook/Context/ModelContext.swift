@@ -171,22 +171,31 @@ public final class ModelContext {
         // Before anything else: the link does not retain or weakly refer to the context (see
         // ``ContextLink``), and the models that outlive it must find no context there.
         link.observer = nil
-        registry.forEachModel { releaseRelationships(of: $0, onlyCycles: true) }
         // Freeing the models took a tenth of the time of inserting SampleTrips-10k: another
         // thread frees those of a large context. The relationships that could hold models in
-        // a cycle were emptied here, so the models are only released there, never read or
-        // changed.
-        if registry.count >= Self.modelsFreedElsewhere {
+        // a cycle are emptied here first, so the models are only released there, never read or
+        // changed. They go over a group at a time, so that the freeing starts while the later
+        // groups' relationships are still emptied here: a model's relationships are changed
+        // only here, and the other thread only releases what this one handed over.
+        guard registry.count >= Self.modelsFreedElsewhere else {
+            registry.forEachModel { releaseRelationships(of: $0, onlyCycles: true) }
+            return
+        }
+        registry.drain(pagesPerGroup: Self.pagesFreedTogether) {
+            releaseRelationships(of: $0, onlyCycles: true)
+        } handOver: { group in
             let leftovers = Leftovers()
-            leftovers.keep(registry)
-            registry = ModelRegistry()
-            leftovers.dropInBackground(trimmingMemory: false)
+            leftovers.keep(group)
+            leftovers.dropInBackground(trimmingMemory: false, on: Leftovers.serialQueue)
         }
     }
 
     /// The number of registered models from which a context that goes away has another
     /// thread free them.
     static let modelsFreedElsewhere = 1_024
+
+    /// The registry's pages handed to the freeing thread at a time: 16,384 identifiers.
+    static let pagesFreedTogether = 256
 
     /// Empties a model's relationships, without recording a change.
     ///

@@ -63,6 +63,9 @@ final class Leftovers: @unchecked Sendable {
     /// The drops handed to another thread and not finished yet.
     private static let inFlight = DispatchGroup()
 
+    /// A queue that releases one drop at a time, in the order they were handed over.
+    static let serialQueue = DispatchQueue(label: "Logbook releases", qos: .utility)
+
     /// Waits until every value handed to another thread so far has been released there.
     static func waitForDrops() {
         inFlight.wait()
@@ -86,8 +89,12 @@ final class Leftovers: @unchecked Sendable {
     /// Releases what was kept on another thread, then, with `trimmingMemory`, hands the freed
     /// memory back to the system. The caller must hold no other reference to the values for
     /// the release to happen there.
-    func dropInBackground(trimmingMemory: Bool = true) {
-        DispatchQueue.global(qos: .utility).async(group: Self.inFlight) { [self] in
+    ///
+    /// - Parameter queue: Where to release them: by default any thread of the utility queue.
+    ///   Drops that must not run at once, such as the parts of one context's models, which two
+    ///   threads freed more slowly than one, share a serial queue (``serialQueue``).
+    func dropInBackground(trimmingMemory: Bool = true, on queue: DispatchQueue = .global(qos: .utility)) {
+        queue.async(group: Self.inFlight) { [self] in
             values.removeAll()
             // The allocator keeps freed memory for reuse, and memory freed in another thread's
             // arena is rarely reused by the caller's: without this, a process keeps the stage's

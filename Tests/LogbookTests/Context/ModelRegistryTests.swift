@@ -34,6 +34,42 @@ struct ModelRegistryTests {
         #expect(registry[63] === models[63] && registry[65] === models[65])
     }
 
+    /// Draining hands every model over once, a group of pages at a time, each model seen by
+    /// `prepare` before its group is handed over; a group holds its models until it is let go.
+    @Test func drainingHandsEveryModelOverOnceAGroupAtATime() {
+        var registry = ModelRegistry()
+        // Pages 0 to 3 (64 numbers each), and one number far beyond them, kept aside.
+        let numbers: [UInt64] = [1, 2, 63, 64, 130, 200, 255, 1 << 40]
+        var weakModels: [UInt64: WeakTrip] = [:]
+        do {
+            for number in numbers {
+                let trip = makeTrip("Trip \(number)")
+                registry[number] = trip
+                weakModels[number] = WeakTrip(trip: trip)
+            }
+        }
+        var prepared: [String] = []
+        var groups: [(object: AnyObject, preparedBefore: Int)] = []
+        registry.drain(pagesPerGroup: 2) { model in
+            prepared.append((model as? Trip)?.name ?? "?")
+        } handOver: { group in
+            groups.append((group, prepared.count))
+        }
+        #expect(registry.count == 0 && registry[1] == nil && registry[1 << 40] == nil)
+        #expect(prepared == numbers.map { "Trip \($0)" })
+        // Pages 0–1 (numbers 1 to 127), pages 2–3 (128 to 255), then the number far beyond.
+        #expect(groups.map(\.preparedBefore) == [4, 7, 8])
+        #expect(numbers.allSatisfy { weakModels[$0]?.trip != nil }, "the groups hold the models")
+        groups.removeFirst()
+        #expect(
+            [1, 2, 63, 64].allSatisfy { weakModels[UInt64($0)]?.trip == nil },
+            "the first group's models are freed"
+        )
+        #expect([130, 200, 255, 1 << 40].allSatisfy { weakModels[UInt64($0)]?.trip != nil })
+        groups.removeAll()
+        #expect(numbers.allSatisfy { weakModels[$0]?.trip == nil })
+    }
+
     @Test func droppingTheRegistryOrAnEntryReleasesTheModels() {
         var registry = ModelRegistry()
         let (kept, forgotten) = registerTrips(("Kept", 7), ("Forgotten", 8), in: &registry)
