@@ -98,17 +98,14 @@ struct ModelRegistry {
         }
     }
 
-    /// Calls `body` with every registered object, in no particular order, without gathering
-    /// them in an array first (which, for a context of 700,000 models, allocated and filled
-    /// 27 MB). `body` must not change the registry.
     /// Empties the registry a group of `pagesPerGroup` pages at a time: `prepare` sees each
-    /// model of a group, then `handOver` gets an object that holds the group's models, the
+    /// model of a group, then `handOver` gets a value that holds the group's models, the
     /// registry's only references to them. The models kept aside in the dictionary, far beyond
     /// the pages, come last, as one group.
     mutating func drain(
         pagesPerGroup: Int,
         prepare: (any PersistentModel) -> Void,
-        handOver: (AnyObject) -> Void
+        handOver: (Any) -> Void
     ) {
         precondition(pagesPerGroup > 0, "a group holds at least one page")
         if !isKnownUniquelyReferenced(&storage) { storage = Pages(copying: storage) }
@@ -131,20 +128,14 @@ struct ModelRegistry {
             for model in sparse.values { prepare(model) }
             var rest: [UInt64: any PersistentModel] = [:]
             swap(&rest, &sparse)
-            handOver(SparseModels(rest))
+            handOver(rest)
         }
         count = 0
     }
 
-    /// The models of a registry's dictionary, as one object to hand over.
-    private final class SparseModels {
-        let models: [UInt64: any PersistentModel]
-
-        init(_ models: [UInt64: any PersistentModel]) {
-            self.models = models
-        }
-    }
-
+    /// Calls `body` with every registered object, in no particular order, without gathering
+    /// them in an array first (which, for a context of 700,000 models, allocated and filled
+    /// 27 MB). `body` must not change the registry.
     func forEachModel(_ body: (any PersistentModel) -> Void) {
         for case let entries? in storage.pages {
             for offset in 0..<Self.pageSize {

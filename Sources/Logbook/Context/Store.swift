@@ -328,49 +328,34 @@ final class Store: Sendable {
                         swap(&taken, &spare)
                         return taken
                     }
-                    if events.isEmpty, log.configuration.compression {
-                        // A batch of inserts alone is compressed on the other thread while it is
-                        // encoded here, a piece per 64 KiB (`PayloadFeed`): W1's durable saves
-                        // then waited about 20 ms in all for their appends, against about 30 ms
-                        // when the other thread began once the encoding had ended. Other events
-                        // could move the payload's buffer after its first bytes were handed over.
-                        let feed = PayloadFeed()
-                        appending = (
-                            BackgroundWork(on: appendQueue) { [self] in
-                                var (payload, pieces) = feed.compressAsEncoded()
-                                defer {
-                                    let buffer = payload.takeBuffer()
-                                    spareBuffer.withLock { $0 = buffer }
-                                }
-                                return try log.append(payload, compressedPieces: pieces)
-                            }, log, first
+                    // A batch of inserts alone is compressed on the other thread while it is
+                    // encoded here, a piece per 64 KiB (`PayloadFeed`): W1's durable saves then
+                    // waited about 20 ms in all for their appends, against about 30 ms when the
+                    // other thread began once the encoding had ended. Other events could move
+                    // the payload's buffer after its first bytes were handed over: such a batch
+                    // is only handed over once encoded, and compressed whole.
+                    let feed = PayloadFeed(compressing: events.isEmpty && log.configuration.compression)
+                    appending = (
+                        BackgroundWork(on: appendQueue) { [self] in
+                            var (payload, pieces) = feed.compressAsEncoded()
+                            defer {
+                                let buffer = payload.takeBuffer()
+                                spareBuffer.withLock { $0 = buffer }
+                            }
+                            return try log.append(payload, compressedPieces: pieces)
+                        }, log, first
+                    )
+                    feed.finish(
+                        Self.payload(
+                            schemaRecord,
+                            inserts,
+                            events,
+                            names,
+                            schemaNumber,
+                            reusing: consume buffer,
+                            publishingTo: feed.compressing ? feed : nil
                         )
-                        feed.finish(
-                            Self.payload(
-                                schemaRecord,
-                                inserts,
-                                events,
-                                names,
-                                schemaNumber,
-                                reusing: consume buffer,
-                                publishingTo: feed
-                            )
-                        )
-                    } else {
-                        let handoff = PayloadHandoff(
-                            Self.payload(schemaRecord, inserts, events, names, schemaNumber, reusing: consume buffer)
-                        )
-                        appending = (
-                            BackgroundWork(on: appendQueue) { [self] in
-                                var payload = handoff.take()
-                                defer {
-                                    let buffer = payload.takeBuffer()
-                                    spareBuffer.withLock { $0 = buffer }
-                                }
-                                return try log.append(payload)
-                            }, log, first
-                        )
-                    }
+                    )
                 } else {
                     sequences = try log.append(Self.payload(schemaRecord, inserts, events, names, schemaNumber))
                 }
@@ -556,21 +541,5 @@ final class Store: Sendable {
 
     func close() {
         log?.close()
-    }
-}
-
-/// A batch's payload on its way to the appending thread, which takes it, so that the payload's
-/// buffer is the appending thread's alone once the batch is written and can be handed back.
-private final class PayloadHandoff: @unchecked Sendable {
-    // Set by the saving thread before the appending thread starts, then taken by that thread.
-    private var payload: BatchPayload?
-
-    init(_ payload: BatchPayload) {
-        self.payload = payload
-    }
-
-    func take() -> BatchPayload {
-        guard let payload = payload.take() else { preconditionFailure("a batch's payload was taken twice") }
-        return payload
     }
 }

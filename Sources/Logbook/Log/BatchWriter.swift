@@ -32,7 +32,7 @@ package enum BatchWriter {
     ///   ``LogFormat/headerSize`` bytes for the header, made while the payload was encoded (see
     ///   ``PayloadFeed``); the frame is built in them, as a batch of format version 3 with
     ///   ``LogFormat/flagPieces``, if compressing is on and the pieces are smaller than the
-    ///   payload.
+    ///   payload; otherwise the payload is stored as it is, without compressing it again.
     package static func frame(
         payload batch: BatchPayload,
         firstSequence: UInt64,
@@ -86,8 +86,11 @@ package enum BatchWriter {
             let body = UnsafeMutableRawBufferPointer(rebasing: bytes[LogFormat.headerSize...])
             // Only if it comes out smaller than the payload: one byte less room.
             let room = UnsafeMutableRawBufferPointer(rebasing: body.dropLast())
+            // Pieces that came out no smaller say the payload does not compress: it is not
+            // compressed again whole.
             let compressed: Int? =
-                compress && payload.count > 1 ? payload.withUnsafeBytes { LZ4.compress($0, into: room) } : nil
+                compress && compressedPieces == nil && payload.count > 1
+                ? payload.withUnsafeBytes { LZ4.compress($0, into: room) } : nil
             if let compressed {
                 header.flags |= LogFormat.flagCompressed
                 header.storedLength = UInt32(compressed)

@@ -108,9 +108,7 @@ package final class EventLog: Sendable {
         precondition(pieceBytes > 0, "a piece holds at least one byte")
         let payload = BatchPayload(events)
         let pieces = payload.bytes.withUnsafeBytes { bytes -> [UInt8]? in
-            guard let base = bytes.baseAddress,
-                var pieces = LZ4Pieces(source: base, appendingTo: [UInt8](repeating: 0, count: LogFormat.headerSize))
-            else { return nil }
+            guard let base = bytes.baseAddress, var pieces = LZ4Pieces(framing: base) else { return nil }
             for end in stride(from: pieceBytes, through: bytes.count + pieceBytes - 1, by: pieceBytes) {
                 pieces.compress(upTo: min(end, bytes.count))
             }

@@ -46,13 +46,9 @@ package enum LZ4 {
     ) -> Bool {
         guard source.count <= Int(Int32.max), destination.count <= Int(Int32.max) else { return false }
         if destination.count == 0 { return source.count == 0 }
-        let produced = LZ4_decompress_safe(
-            source.baseAddress?.assumingMemoryBound(to: CChar.self),
-            destination.baseAddress?.assumingMemoryBound(to: CChar.self),
-            Int32(source.count),
-            Int32(destination.count)
-        )
-        return Int(produced) == destination.count
+        guard let input = source.baseAddress, let output = destination.baseAddress else { return false }
+        return block(input, count: source.count, into: output, capacity: destination.count, after: 0)
+            == destination.count
     }
 
     /// Decompresses LZ4 pieces (``LogFormat/flagPieces``) into `destination`, which must be
@@ -77,19 +73,41 @@ package enum LZ4 {
             read += LogFormat.pieceLengthSize
             // Every piece decompresses to at least one byte, so the pieces are bounded by the source.
             guard length > 0, length <= source.count - read else { return false }
-            let dictionary = min(produced, window)
-            let decoded = LZ4_decompress_safe_usingDict(
-                (input + read).assumingMemoryBound(to: CChar.self),
-                (output + produced).assumingMemoryBound(to: CChar.self),
-                Int32(length),
-                Int32(destination.count - produced),
-                (output + (produced - dictionary)).assumingMemoryBound(to: CChar.self),
-                Int32(dictionary)
+            let decoded = block(
+                input + read,
+                count: length,
+                into: output + produced,
+                capacity: destination.count - produced,
+                after: min(produced, window)
             )
             guard decoded > 0 else { return false }
             read += length
-            produced += Int(decoded)
+            produced += decoded
         }
         return produced == destination.count
+    }
+
+    /// Decompresses one block of `count` bytes into `capacity` bytes at `output`, with the
+    /// `dictionary` bytes just before `output` (decompressed before it) as its dictionary.
+    ///
+    /// - Returns: the number of bytes produced, or a negative number for a malformed block.
+    private static func block(
+        _ input: UnsafeRawPointer,
+        count: Int,
+        into output: UnsafeMutableRawPointer,
+        capacity: Int,
+        after dictionary: Int
+    ) -> Int {
+        // liblz4 decompresses with an empty dictionary as `LZ4_decompress_safe` does.
+        Int(
+            LZ4_decompress_safe_usingDict(
+                input.assumingMemoryBound(to: CChar.self),
+                output.assumingMemoryBound(to: CChar.self),
+                Int32(count),
+                Int32(capacity),
+                (output - dictionary).assumingMemoryBound(to: CChar.self),
+                Int32(dictionary)
+            )
+        )
     }
 }

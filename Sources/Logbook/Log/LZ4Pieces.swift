@@ -30,6 +30,12 @@ struct LZ4Pieces: ~Copyable {
         self.output = output
     }
 
+    /// Starts pieces over the source at `source` after room for a batch's header, so that
+    /// ``BatchWriter`` frames the batch in the same buffer.
+    init?(framing source: UnsafeRawPointer) {
+        self.init(source: source, appendingTo: [UInt8](repeating: 0, count: LogFormat.headerSize))
+    }
+
     deinit {
         LZ4_freeStream(UnsafeMutablePointer(stream))
     }

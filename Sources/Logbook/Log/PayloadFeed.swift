@@ -14,7 +14,9 @@ import Synchronization
 /// The encoding thread calls ``publish(payloadStart:upTo:)`` as the bytes become ready, then
 /// ``finish(_:)`` with the whole payload, and changes none of the published bytes in between,
 /// nor moves them: the payload's buffer must have been allocated at its final size before the
-/// first publication. The appending thread calls ``compressAsEncoded()`` once.
+/// first publication. The appending thread calls ``compressAsEncoded()`` once. A feed that is
+/// not ``compressing`` only hands the finished payload over, for the appending thread to
+/// compress whole, if at all.
 final class PayloadFeed: @unchecked Sendable {
     /// The bytes to gather before the appending thread is woken: liblz4 refers back up to
     /// 64 KiB, so a piece of that size compresses as well as the whole payload at once.
@@ -28,7 +30,12 @@ final class PayloadFeed: @unchecked Sendable {
     private let finished = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
 
-    init() {}
+    /// Whether the appending thread compresses the payload into pieces.
+    let compressing: Bool
+
+    init(compressing: Bool = true) {
+        self.compressing = compressing
+    }
 
     // MARK: - The encoding thread
 
@@ -52,9 +59,9 @@ final class PayloadFeed: @unchecked Sendable {
     /// Waits for the payload, compressing it as its pieces are published.
     ///
     /// - Returns: the payload, and its LZ4 pieces after ``LogFormat/headerSize`` bytes set aside
-    ///   for the batch's header; `nil` for the pieces when they could not be made, or when the
-    ///   payload's buffer moved after it was published, and then the caller compresses the
-    ///   payload whole.
+    ///   for the batch's header; `nil` for the pieces when the feed is not ``compressing``, when
+    ///   they could not be made, or when the payload's buffer moved after it was published, and
+    ///   then the caller compresses the payload whole.
     func compressAsEncoded() -> (payload: BatchPayload, pieces: [UInt8]?) {
         var block: LZ4Pieces?
         var start: UnsafeRawPointer?
@@ -64,30 +71,22 @@ final class PayloadFeed: @unchecked Sendable {
             let end = ready.load(ordering: .acquiring)
             if block == nil, end > 0, let payloadStart {
                 start = payloadStart
-                block = LZ4Pieces(
-                    source: payloadStart,
-                    appendingTo: [UInt8](repeating: 0, count: LogFormat.headerSize)
-                )
+                block = LZ4Pieces(framing: payloadStart)
             }
             if end > 0 { block?.compress(upTo: end) }
             if isFinished { break }
         }
         guard let payload = payload.take() else { preconditionFailure("a finished feed holds its payload") }
+        guard compressing else { return (payload, nil) }
         let bytes = payload.bytes
         let compressed = bytes.withUnsafeBytes { whole -> [UInt8]? in
-            guard whole.count > 0 else { return nil }
-            guard var pieces = block.take() else {
-                // Nothing was published: the payload is compressed here, in one piece.
-                guard let base = whole.baseAddress,
-                    var one = LZ4Pieces(
-                        source: base,
-                        appendingTo: [UInt8](repeating: 0, count: LogFormat.headerSize)
-                    )
-                else { return nil }
-                one.compress(upTo: whole.count)
-                return one.finish()
+            guard let base = whole.baseAddress, whole.count > 0 else { return nil }
+            // Nothing published: the payload is compressed here, in one piece.
+            if block == nil {
+                start = base
+                block = LZ4Pieces(framing: base)
             }
-            guard whole.baseAddress == start, pieces.compressedEnd <= whole.count else { return nil }
+            guard base == start, var pieces = block.take(), pieces.compressedEnd <= whole.count else { return nil }
             pieces.compress(upTo: whole.count)
             return pieces.finish()
         }

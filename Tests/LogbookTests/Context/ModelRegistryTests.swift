@@ -49,7 +49,7 @@ struct ModelRegistryTests {
             }
         }
         var prepared: [String] = []
-        var groups: [(object: AnyObject, preparedBefore: Int)] = []
+        var groups: [(models: Any, preparedBefore: Int)] = []
         registry.drain(pagesPerGroup: 2) { model in
             prepared.append((model as? Trip)?.name ?? "?")
         } handOver: { group in
