@@ -10,6 +10,8 @@ final class EntityMapping {
         case relationship(Int)
     }
 
+    /// The model type mapped.
+    let modelType: any PersistentModel.Type
     /// The entity's table in the projection.
     let table: Int
     /// For each property index, where it lives in the entity.
@@ -90,6 +92,7 @@ final class EntityMapping {
 
     init<Model: PersistentModel>(_ type: Model.Type, projection: Projection) {
         let binding = Model._$binding
+        self.modelType = type
         guard let table = projection.table(named: binding.entityName) else {
             preconditionFailure("\(Model.self) is not part of the container's schema")
         }

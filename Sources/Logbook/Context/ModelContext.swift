@@ -181,7 +181,8 @@ public final class ModelContext {
             registry.forEachModel { releaseRelationships(of: $0, onlyCycles: true) }
             return
         }
-        registry.drain(pagesPerGroup: Self.pagesFreedTogether) {
+        let strings = ModelStringFields(mappingOwners.map(\.modelType))
+        registry.drain(pagesPerGroup: Self.pagesFreedTogether, strings: strings) {
             releaseRelationships(of: $0, onlyCycles: true)
         } handOver: { group in
             let leftovers = Leftovers()
