@@ -14,6 +14,11 @@ final class EntityMapping {
     let modelType: any PersistentModel.Type
     /// The entity's table in the projection.
     let table: Int
+    /// The table's attribute index of its one unique attribute, when it has exactly one; -1
+    /// otherwise. A save hashes its value as it records an insert
+    /// (``DirectInserts/setUniqueHash(_:)``), so that applying the batch asks for the unique
+    /// index's buckets a few inserts ahead, as a replay does.
+    let soleUniqueAttribute: Int
     /// For each property index, where it lives in the entity.
     let slots: [Slot]
     /// The property indexes of the relationships.
@@ -97,6 +102,8 @@ final class EntityMapping {
             preconditionFailure("\(Model.self) is not part of the container's schema")
         }
         let entity = projection.tables[table].entity
+        let uniqueAttributes = projection.tables[table].uniqueAttributes
+        self.soleUniqueAttribute = uniqueAttributes.count == 1 ? uniqueAttributes[0] : -1
         var slots: [Slot] = []
         var relationships: [Int] = []
         var attributes: [Int] = []

@@ -272,14 +272,19 @@ extension ModelContext {
         }
         let recorder = batch.inserts
         recorder.begin(table: mapping.table, id: id)
+        var uniqueHash: UInt32?
         for property in mapping.attributeProperties {
             guard case .attribute(let attribute) = mapping.slots[property] else {
                 preconditionFailure("property \(property) of \(entityName) is listed as an attribute")
             }
-            recorder.attribute(attribute, try mapping.attribute(model, property))
+            let value = try mapping.attribute(model, property)
+            // Hashed while the value is at hand, for the projection to ask for its bucket ahead.
+            if attribute == mapping.soleUniqueAttribute, value != .null { uniqueHash = UniqueIndex.hash(value) }
+            recorder.attribute(attribute, value)
         }
         for reference in toOne { recorder.reference(reference.relationship, reference.target) }
         recorder.end()
+        if let uniqueHash { recorder.setUniqueHash(uniqueHash) }
     }
 
     private func updateEvents(_ model: any PersistentModel, _ projection: Projection) throws -> [Event] {

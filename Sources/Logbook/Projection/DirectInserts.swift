@@ -23,10 +23,10 @@ package final class DirectInserts: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var attributeIndexes: [Int] = []
     @exclusivity(unchecked) private(set) var values: [AttributeValue] = []
     @exclusivity(unchecked) private(set) var references: [(relationship: Int, target: UInt64)] = []
-    /// For each insert a replay decoded ahead: the ``UniqueIndex/hash(_:)`` of its table's one
-    /// unique attribute, with bit 32 set, or 0 where it has none; empty for a save's inserts.
-    /// The replaying thread then neither hashes the value nor waits for the index's bucket,
-    /// which it asks for a few inserts ahead.
+    /// For each insert a replay decoded ahead or a save recorded: the ``UniqueIndex/hash(_:)``
+    /// of its table's one unique attribute, with bit 32 set, or 0 where it has none. The
+    /// applying thread then neither hashes the value nor waits for the index's bucket, which it
+    /// asks for a few inserts ahead.
     @exclusivity(unchecked) private(set) var uniqueHashes: [UInt64] = []
 
     @exclusivity(unchecked) private var open: (table: Int, id: UInt64, attributes: Int, references: Int)?
