@@ -176,7 +176,8 @@ public final class ModelContext {
         // a cycle are emptied here first, so the models are only released there, never read or
         // changed. They go over a group at a time, so that the freeing starts while the later
         // groups' relationships are still emptied here: a model's relationships are changed
-        // only here, and the other thread only releases what this one handed over.
+        // only here, and the other thread only releases what this one handed over. It asks for
+        // each model and its strings a few models ahead (``ModelStringFields``).
         guard registry.count >= Self.modelsFreedElsewhere else {
             registry.forEachModel { releaseRelationships(of: $0, onlyCycles: true) }
             return
