@@ -14,4 +14,16 @@ static inline void logbook_prefetch_for_write(const void *address) {
     __builtin_prefetch(address, 1, 3);
 }
 
+/// Asks, for write, for the objects of the native strings stored at each of `count` byte
+/// offsets from `object`: a `String` is two words, the second holding its object's address
+/// under four bits that are all zero for a native string (as `AttributeValue`'s
+/// `prefetchStringObject(at:)` reads it). Other strings (small ones, literals) and `nil` are
+/// skipped.
+///
+/// The words are read without synchronization, and another thread may be writing them: an app
+/// may still hold, and change, a model whose context is freeing its others. A word read torn or
+/// stale costs only a wrong hint, as nothing is read through it, so the function is compiled out
+/// of ThreadSanitizer's view instead of synchronizing every read.
+void logbook_prefetch_string_objects(const void *object, const unsigned long *offsets, long count);
+
 #endif

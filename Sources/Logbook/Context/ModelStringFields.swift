@@ -71,7 +71,8 @@ struct ModelStringFields {
 
         /// Starts loading, for write, the strings' objects of the model that `entry` refers to,
         /// if any, when its type is in the table. Reads the object's first word: `entry` must
-        /// hold a reference to a live model, or `nil`.
+        /// hold a reference to a live model, or `nil`. The string fields are read without
+        /// synchronization (see `logbook_prefetch_string_objects`).
         @inline(__always)
         func prefetchStrings(ofObjectAt entry: UnsafeRawPointer) {
             guard let object = UnsafeRawPointer(bitPattern: entry.load(as: UInt.self)) else { return }
@@ -80,9 +81,9 @@ struct ModelStringFields {
             while index &+ 1 < table.count {
                 let count = Int(table[index &+ 1])
                 if table[index] == metadata {
-                    for field in 0..<count {
-                        StringObjectPrefetch.prefetchObject(ofStringAt: object + Int(table[index &+ 2 &+ field]))
-                    }
+                    // In C: an app may be changing a string of a model it still holds meanwhile.
+                    guard let offsets = table.baseAddress else { return }
+                    logbook_prefetch_string_objects(object, offsets + (index &+ 2), count)
                     return
                 }
                 index &+= 2 &+ count

@@ -119,6 +119,38 @@ struct ContextReleaseTests {
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == ModelContext.modelsFreedElsewhere)
     }
 
+    /// A model that the app keeps past its large context can be changed at once, while the
+    /// context's other models are freed on another thread, which reads their strings ahead of
+    /// releasing them; the kept model holds what was last assigned, and the others are freed.
+    @Test
+    func aKeptModelChangesWhileItsContextsOthersAreFreed() throws {
+        let store = TestStore(.memory)
+        let container = try store.container()
+        let held = WeakModels<Trip>()
+        let kept: Trip = try {
+            let context = ModelContext(container)
+            var made: [Trip] = []
+            for number in 0..<(2 * ModelContext.modelsFreedElsewhere) {
+                let trip = makeTrip("A trip with a name long enough for the heap \(number)")
+                context.insert(trip)
+                made.append(trip)
+            }
+            try context.save()
+            // One from the middle of the registry, whose strings the freeing reads ahead.
+            let kept = made.remove(at: ModelContext.modelsFreedElsewhere)
+            held.keep(made)
+            return kept
+        }()
+        for round in 0..<1_000 {
+            kept.name = "A new name, long enough for the heap too, round \(round)"
+            kept.destination = "A destination as long, round \(round)"
+        }
+        ModelContext._waitForReleasesElsewhere()
+        #expect(held.alive == 0, "every trip but the kept one is freed")
+        #expect(kept.name == "A new name, long enough for the heap too, round 999")
+        #expect(kept.destination == "A destination as long, round 999")
+    }
+
     /// A container that goes away closes its log at once, whatever the size of its store: the
     /// next container on the same directory takes the writer's lock, saves, and finds
     /// everything.
