@@ -1,6 +1,7 @@
 import Foundation
 import Logbook
 import Synchronization
+import Testing
 
 // A small app whose schema goes through every kind of change, one version at a time.
 
@@ -69,6 +70,12 @@ enum NotesV3: VersionedSchema {
         }
     }
 }
+
+/// The suites that migrate with ``NotesPlan``, one at a time: its stage closures count their
+/// runs in one counter (``stageRuns``), which a test reads before and after its migration, and
+/// run on the migrating thread, where no task-local value reaches them.
+@Suite(.serialized)
+enum NotesPlanSuites {}
 
 /// Counts how often the stage closures run.
 let stageRuns = Mutex<[String: Int]>([:])
