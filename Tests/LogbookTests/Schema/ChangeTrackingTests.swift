@@ -175,9 +175,15 @@ struct ChangeTrackingTests {
         // A scope on this thread does not make reads on another thread observable.
         nonisolated(unsafe) let elsewhere = makeTrip()
         readObserved {
-            let thread = Thread { _ = elsewhere.name }
+            let finished = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                _ = elsewhere.name
+                finished.signal()
+            }
             thread.start()
-            while !thread.isFinished { usleep(1_000) }
+            // A semaphore, not a poll of `isFinished`: what the thread did then happens before
+            // what follows, for ThreadSanitizer too.
+            finished.wait()
         }
         #expect(elsewhere._$observationRegistrar.isCreated == !ObservationScope.canTell)
     }
@@ -189,6 +195,7 @@ struct ChangeTrackingTests {
         nonisolated(unsafe) let inside = makeTrip()
         nonisolated(unsafe) let after = makeTrip()
         let changed = Flag()
+        let finished = DispatchSemaphore(value: 0)
         let thread = Thread {
             _ = before.name
             withObservationTracking {
@@ -197,9 +204,10 @@ struct ChangeTrackingTests {
                 changed.set()
             }
             _ = after.name
+            finished.signal()
         }
         thread.start()
-        while !thread.isFinished { usleep(1_000) }
+        finished.wait()
         #expect(before._$observationRegistrar.isCreated == !ObservationScope.canTell)
         #expect(inside._$observationRegistrar.isCreated)
         #expect(after._$observationRegistrar.isCreated == !ObservationScope.canTell)
