@@ -157,7 +157,11 @@ extension _$ModelStorage {
     /// model's module, where the array's type is known.
     @inlinable
     public static func _$array<Model: PersistentModel>(_ models: [AnyObject], of _: Model.Type) -> [Model] {
-        [Model](unsafeUninitializedCapacity: models.count) { typed, count in
+        // An array of no capacity is the standard library's one shared empty array, whose count
+        // the uninitialized initializer writes: a write that every thread's empty arrays share,
+        // which ThreadSanitizer reports as a race with any thread that reads one.
+        if models.isEmpty { return [] }
+        return [Model](unsafeUninitializedCapacity: models.count) { typed, count in
             for model in models {
                 typed.initializeElement(at: count, to: unsafeDowncast(model, to: Model.self))
                 count += 1
