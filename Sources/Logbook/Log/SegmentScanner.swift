@@ -173,8 +173,12 @@ package struct SegmentScanner {
             // Not zero-filled first: a successful decompression writes every byte.
             let length = Int(header.uncompressedLength)
             var decompressed = false
-            let output = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
-                let destination = UnsafeMutableRawBufferPointer(buffer)
+            // Room for a byte at least: an array of no capacity is the standard library's one
+            // shared empty array, whose count the initializer would write, a race with every
+            // other thread's empty arrays. Only a damaged header declares no bytes.
+            let output = [UInt8](unsafeUninitializedCapacity: Swift.max(length, 1)) { buffer, initialized in
+                let room = UnsafeMutableRawBufferPointer(buffer)
+                let destination = UnsafeMutableRawBufferPointer(rebasing: room[..<length])
                 decompressed =
                     header.isInPieces
                     ? LZ4.decompress(pieces: stored, into: destination) : LZ4.decompress(stored, into: destination)

@@ -66,6 +66,31 @@ struct HostileInputTests {
         #expect(error?.description.contains("does not decompress to its declared") == true)
     }
 
+    /// A compressed batch that declares no bytes at all, whole or in pieces, fails cleanly: with
+    /// its events, which no bytes can hold, or without them, which its stored bytes do not
+    /// decompress to.
+    @Test func aCompressedBatchDeclaringNoBytesFailsCleanly() throws {
+        for inPieces in [false, true] {
+            let empty = TemporaryDirectory()
+            _ = try storeWithForgedSecondBatch(empty, inPieces: inPieces) { header in
+                #expect(header.isCompressed)
+                header.uncompressedLength = 0
+                header.eventCount = 0
+            }
+            let refused = #expect(throws: LogbookError.self) { try readAll(empty.path) }
+            #expect(refused?.code == .corruption, "in pieces: \(inPieces)")
+            #expect(refused?.description.contains("does not decompress to its declared") == true)
+
+            let directory = TemporaryDirectory()
+            _ = try storeWithForgedSecondBatch(directory, inPieces: inPieces) { header in
+                header.uncompressedLength = 0
+            }
+            let error = #expect(throws: LogbookError.self) { try readAll(directory.path) }
+            #expect(error?.code == .corruption, "in pieces: \(inPieces)")
+            #expect(error?.description.contains("event count 2 is out of bounds (maximum 0)") == true)
+        }
+    }
+
     @Test func anEventCountThatDoesNotMatchThePayloadFailsCleanly() throws {
         let directory = TemporaryDirectory()
         _ = try storeWithForgedSecondBatch(directory) { $0.eventCount = 3 }
