@@ -100,4 +100,50 @@ struct UniqueIndexKeyBytesTests {
             }
         }
     }
+
+    /// An entry's key record stays with it when it moves to another slot, when other entries
+    /// are removed and shift back past it, and when the records are copied together.
+    @Test func keyRecordsFollowTheirEntriesThroughReplacesRemovesAndCompaction() throws {
+        var index = UniqueIndex()
+        let names = (0..<2_000).map { "destination \($0) of a long trip" }
+        for (slot, name) in names.enumerated() {
+            let hash = UniqueIndex.hash(.string(name))
+            guard case .vacant(let bucket) = index.probe(hash, where: { names[$0] == name }) else {
+                Issue.record("\(name) was found before it was inserted")
+                return
+            }
+            index.insert(hash, slot: slot, id: UInt64(slot) + 1, value: .string(name), at: bucket)
+        }
+        // Every third entry moves to a slot past the first 2,000, as an upsert's merge moves it.
+        var slotOf = Array(0..<names.count)
+        for slot in stride(from: 0, to: names.count, by: 3) {
+            let hash = UniqueIndex.hash(.string(names[slot]))
+            guard case .found(_, let bucket) = index.probe(hash, where: { $0 == slotOf[slot] }) else {
+                Issue.record("\(names[slot]) was lost before its replace")
+                return
+            }
+            slotOf[slot] = 10_000 + slot
+            index.replace(at: bucket, slot: slotOf[slot], id: UInt64(slot) + 50_000)
+        }
+        let full = index.keyWords
+        // Remove three entries in four: more than half the records' words, so that the live
+        // records are copied together.
+        for slot in names.indices where slot % 4 != 0 {
+            index.remove(UniqueIndex.hash(.string(names[slot])), slot: slotOf[slot])
+        }
+        #expect(index.count == 500)
+        #expect(index.keyWords < full / 2)
+        for slot in names.indices {
+            // The rows never match: only the key record can find the entry.
+            let found = find(.string(names[slot]), in: index, rowsMatch: false)
+            if slot % 4 != 0 {
+                #expect(found == nil, "\(names[slot]) after its removal")
+                continue
+            }
+            let holder = try #require(found, "\(names[slot])")
+            #expect(holder.slot == slotOf[slot])
+            #expect(holder.id == (slot % 3 == 0 ? UInt64(slot) + 50_000 : UInt64(slot) + 1))
+            #expect(holder.hasSameBytes)
+        }
+    }
 }
