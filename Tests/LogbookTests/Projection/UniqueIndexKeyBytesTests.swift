@@ -18,6 +18,23 @@ struct UniqueIndexKeyBytesTests {
         return index
     }
 
+    /// An index holding each of `names` for the object `firstID + slot` in its slot.
+    private func index(holding names: [String], firstID: UInt64) throws -> UniqueIndex {
+        var index = UniqueIndex()
+        for (slot, name) in names.enumerated() {
+            let hash = UniqueIndex.hash(.string(name))
+            guard case .vacant(let bucket) = index.probe(hash, where: { names[$0] == name }) else {
+                throw IndexError(description: "\(name) was found before it was inserted")
+            }
+            index.insert(hash, slot: slot, id: firstID + UInt64(slot), value: .string(name), at: bucket)
+        }
+        return index
+    }
+
+    private struct IndexError: Error, CustomStringConvertible {
+        let description: String
+    }
+
     /// What a lookup of `value` finds when the rows say `rowsMatch`.
     private func find(_ value: AttributeValue, in index: UniqueIndex, rowsMatch: Bool) -> UniqueIndex.Holder? {
         index.find(UniqueIndex.hash(value), value, where: { _ in rowsMatch })
@@ -74,16 +91,8 @@ struct UniqueIndexKeyBytesTests {
     }
 
     @Test func removedEntriesAreDroppedOnceTheyAreHalfTheWords() throws {
-        var index = UniqueIndex()
         let names = (0..<1_000).map { "trip number \($0)" }
-        for (slot, name) in names.enumerated() {
-            let hash = UniqueIndex.hash(.string(name))
-            guard case .vacant(let bucket) = index.probe(hash, where: { names[$0] == name }) else {
-                Issue.record("\(name) was found before it was inserted")
-                return
-            }
-            index.insert(hash, slot: slot, id: UInt64(slot) + 100, value: .string(name), at: bucket)
-        }
+        var index = try index(holding: names, firstID: 100)
         // "trip number 123": 15 bytes, two words, after the tag.
         let full = index.keyWords
         #expect(full == 3_000)
@@ -104,16 +113,8 @@ struct UniqueIndexKeyBytesTests {
     /// An entry's key record stays with it when it moves to another slot, when other entries
     /// are removed and shift back past it, and when the records are copied together.
     @Test func keyRecordsFollowTheirEntriesThroughReplacesRemovesAndCompaction() throws {
-        var index = UniqueIndex()
         let names = (0..<2_000).map { "destination \($0) of a long trip" }
-        for (slot, name) in names.enumerated() {
-            let hash = UniqueIndex.hash(.string(name))
-            guard case .vacant(let bucket) = index.probe(hash, where: { names[$0] == name }) else {
-                Issue.record("\(name) was found before it was inserted")
-                return
-            }
-            index.insert(hash, slot: slot, id: UInt64(slot) + 1, value: .string(name), at: bucket)
-        }
+        var index = try index(holding: names, firstID: 1)
         // Every third entry moves to a slot past the first 2,000, as an upsert's merge moves it.
         var slotOf = Array(0..<names.count)
         for slot in stride(from: 0, to: names.count, by: 3) {
