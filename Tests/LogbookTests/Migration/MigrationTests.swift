@@ -104,6 +104,19 @@ extension NotesPlanSuites {
             }
         }
 
+        /// The error opening the store at `url` for `model` through `plan` throws; an issue,
+        /// recorded at the caller's line, when it throws no ``LogbookError``.
+        private func openingError(
+            _ model: any PersistentModel.Type,
+            through plan: any SchemaMigrationPlan.Type,
+            at url: URL,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) -> LogbookError? {
+            #expect(throws: LogbookError.self, sourceLocation: sourceLocation) {
+                try ModelContainer(for: model, migrationPlan: plan, configurations: ModelConfiguration(url: url))
+            }
+        }
+
         /// Opens V1 notes through `plan` and expects the migration to be refused with a message
         /// holding every one of `fragments`, leaving the store's bytes as they were.
         private func expectRefusal(by plan: any SchemaMigrationPlan.Type, saying fragments: [String]) throws {
@@ -111,13 +124,7 @@ extension NotesPlanSuites {
             let url = URL(fileURLWithPath: directory.child("notes.store"))
             try writeV1Notes(url)
             let before = try storeBytes(url)
-            let error = #expect(throws: LogbookError.self) {
-                try ModelContainer(
-                    for: NotesV3.Note.self,
-                    migrationPlan: plan,
-                    configurations: ModelConfiguration(url: url)
-                )
-            }
+            let error = openingError(NotesV3.Note.self, through: plan, at: url)
             #expect(error?.code == .migrationFailed)
             for fragment in fragments {
                 #expect(error?.description.contains(fragment) == true, "\(fragment)")
@@ -147,13 +154,7 @@ extension NotesPlanSuites {
             let url = URL(fileURLWithPath: directory.child("notes.store"))
             try writeV1Notes(url)
             let before = try storeBytes(url)
-            let error = #expect(throws: LogbookError.self) {
-                try ModelContainer(
-                    for: NotesV3.Note.self,
-                    migrationPlan: NotesPlanThatThrows.self,
-                    configurations: ModelConfiguration(url: url)
-                )
-            }
+            let error = openingError(NotesV3.Note.self, through: NotesPlanThatThrows.self, at: url)
             #expect(error?.code == .migrationFailed)
             #expect(error?.description.contains("willMigrate of the stage from 2.0.0 to 3.0.0 failed") == true)
             #expect(error?.description.contains("the stage gave up") == true)
@@ -204,44 +205,20 @@ extension NotesPlanSuites {
             )
             let before = try storeBytes(url)
             // A V3 store opened by code that only knows V1 and V2.
-            let newer = #expect(throws: LogbookError.self) {
-                try ModelContainer(
-                    for: NotesV2.Note.self,
-                    migrationPlan: NotesPlanUpToV2.self,
-                    configurations: ModelConfiguration(url: url)
-                )
-            }
+            let newer = openingError(NotesV2.Note.self, through: NotesPlanUpToV2.self, at: url)
             #expect(newer?.code == .schemaMismatch)
             #expect(newer?.description.contains("newer than the models' 2.0.0") == true)
             // Models that are in no version of the plan.
-            let changed = #expect(throws: LogbookError.self) {
-                try ModelContainer(
-                    for: NotesV1.Tag.self,
-                    migrationPlan: NotesPlan.self,
-                    configurations: ModelConfiguration(url: url)
-                )
-            }
+            let changed = openingError(NotesV1.Tag.self, through: NotesPlan.self, at: url)
             #expect(changed?.description.contains("the models changed without a new VersionedSchema") == true)
             // Stages that skip a version.
-            let gap = #expect(throws: LogbookError.self) {
-                try ModelContainer(
-                    for: NotesV3.Note.self,
-                    migrationPlan: NotesPlanWithGap.self,
-                    configurations: ModelConfiguration(url: url)
-                )
-            }
+            let gap = openingError(NotesV3.Note.self, through: NotesPlanWithGap.self, at: url)
             #expect(gap?.description.contains("do not chain") == true)
             // A V1 store opened with a plan that starts at V2.
             let v1 = TemporaryDirectory()
             let v1URL = URL(fileURLWithPath: v1.child("notes.store"))
             try writeV1Notes(v1URL)
-            let missing = #expect(throws: LogbookError.self) {
-                try ModelContainer(
-                    for: NotesV3.Note.self,
-                    migrationPlan: NotesPlanFromV2.self,
-                    configurations: ModelConfiguration(url: v1URL)
-                )
-            }
+            let missing = openingError(NotesV3.Note.self, through: NotesPlanFromV2.self, at: v1URL)
             #expect(missing?.description.contains("is not one of the versions of NotesPlanFromV2") == true)
             #expect(try storeBytes(url) == before)
         }
