@@ -13,6 +13,9 @@ public struct ComparisonReport: Codable, Sendable {
     public var entries: [Entry]
     public var lz4: [LZ4Figure]
     public var sequentialReads: [SequentialReadFigure]
+    /// Random reads in a buffer far larger than the caches; `nil` in reports written before
+    /// it was measured, or when the reference figures were skipped.
+    public var memoryLatency: MemoryLatencyFigure?
     /// Load averages (1, 5, 15 minutes) when the run started and ended: other work on the
     /// machine shows here.
     public var loadAtStart: String = ""

@@ -32,7 +32,7 @@ public enum ResultTable {
         }
         lines.append("")
         lines.append("Reference figures (this machine, same run)")
-        if report.lz4.isEmpty && report.sequentialReads.isEmpty {
+        if report.lz4.isEmpty && report.sequentialReads.isEmpty && report.memoryLatency == nil {
             lines.append("  none measured")
         }
         for figure in report.lz4 {
@@ -47,6 +47,13 @@ public enum ResultTable {
             lines.append(
                 "  Sequential read of \(figure.directory) (\(figure.files) files, \(size(figure.bytes))): "
                     + "page cache \(grouped(figure.pageCacheMegabytesPerSecond)) MB/s, O_DIRECT \(direct)"
+            )
+        }
+        if let figure = report.memoryLatency {
+            lines.append(
+                "  Random reads in \(figure.bufferBytes >> 20) MiB, each at the address the read before found: "
+                    + "\(fixed(figure.dependentNanoseconds, 1)) ns per read; "
+                    + "four such chains at once: \(fixed(figure.fourChainsNanoseconds, 1)) ns per read"
             )
         }
         return lines.joined(separator: "\n") + "\n"

@@ -82,6 +82,7 @@ struct ChildCommand: ParsableCommand {
         for directory in request.readDirectories {
             response.sequentialReads.append(try SequentialRead.measure(directory: URL(fileURLWithPath: directory)))
         }
+        response.memoryLatency = MemoryLatency.measure()
     }
 
     func workloads(_ request: ChildRequest) throws -> any Workloads {

@@ -39,6 +39,7 @@ struct ChildResponse: Codable, Sendable {
     var peakResidentBytes: Int = 0
     var lz4: [LZ4Figure] = []
     var sequentialReads: [SequentialReadFigure] = []
+    var memoryLatency: MemoryLatencyFigure?
     /// Reference figures that could not be measured, and why.
     var notes: [String] = []
 }

@@ -63,7 +63,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Also write the report as JSON to this file.")
     var json: String?
 
-    @Flag(help: "Skip the reference figures (LZ4 and sequential read).")
+    @Flag(help: "Skip the reference figures (LZ4, sequential read and memory latency).")
     var skipReference = false
 
     @Option(

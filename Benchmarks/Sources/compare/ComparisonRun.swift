@@ -102,6 +102,7 @@ struct ComparisonRun {
             let response = try ChildProcess.run(request)
             report.lz4 = response.lz4
             report.sequentialReads = response.sequentialReads
+            report.memoryLatency = response.memoryLatency
             report.notes.append(contentsOf: response.notes)
         } catch {
             failures += 1

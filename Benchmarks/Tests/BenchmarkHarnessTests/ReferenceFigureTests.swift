@@ -67,4 +67,44 @@ struct ReferenceFigureTests {
         #expect(figure.bytes == expected)
         #expect(figure.files == 5)
     }
+
+    @Test func theChainOfReadsVisitsEveryLineOnceBeforeItCloses() {
+        let lines = 1_000
+        let next = MemoryLatency.successors(lines: lines, seed: 7)
+        var visited = Set<Int>()
+        var line = 0
+        repeat {
+            #expect(visited.insert(line).inserted, "line \(line) visited twice")
+            line = next[line]
+        } while line != 0 && visited.count <= lines
+        #expect(visited.count == lines)
+        // A different seed, a different order.
+        #expect(MemoryLatency.successors(lines: lines, seed: 8) != next)
+    }
+
+    @Test func memoryLatencyTimesTheReadsItWasAskedFor() {
+        let figure = MemoryLatency.measure(bufferBytes: 1 << 20, reads: 20_000)
+        #expect(figure.bufferBytes == 1 << 20)
+        #expect(figure.reads == 20_000)
+        #expect(figure.dependentNanoseconds > 0)
+        #expect(figure.fourChainsNanoseconds > 0)
+    }
+
+    @Test func theReportPrintsTheMemoryLatency() {
+        var report = ResultTableTests.report(logbook: true)
+        report.memoryLatency = MemoryLatencyFigure(
+            bufferBytes: 64 << 20,
+            reads: 2_000_000,
+            dependentNanoseconds: 183.26,
+            fourChainsNanoseconds: 47.5
+        )
+        let text = ResultTable.render(report)
+        #expect(
+            text.contains(
+                "Random reads in 64 MiB, each at the address the read before found: 183.3 ns per read; "
+                    + "four such chains at once: 47.5 ns per read"
+            )
+        )
+        #expect(!text.contains("none measured"))
+    }
 }
