@@ -139,6 +139,8 @@ public final class ModelContext {
     @exclusivity(unchecked) private var mappings: [(type: ObjectIdentifier, mapping: Unmanaged<EntityMapping>)] = []
     /// The mappings of ``mappings``, owned.
     private var mappingOwners: [EntityMapping] = []
+    /// ``stringFields`` and the number of mapped types it was made for.
+    private var cachedStringFields: (types: Int, fields: ModelStringFields)?
     @exclusivity(unchecked) private var autosaveScheduled = false
     /// Whether this is the container's main context, the only one that autosaves.
     @exclusivity(unchecked) var isMainContext = false
@@ -182,8 +184,7 @@ public final class ModelContext {
             registry.forEachModel { releaseRelationships(of: $0, onlyCycles: true) }
             return
         }
-        let strings = ModelStringFields(mappingOwners.map(\.modelType))
-        registry.drain(pagesPerGroup: Self.pagesFreedTogether, strings: strings) {
+        registry.drain(pagesPerGroup: Self.pagesFreedTogether, strings: stringFields) {
             releaseRelationships(of: $0, onlyCycles: true)
         } handOver: { group in
             let leftovers = Leftovers()
@@ -198,6 +199,15 @@ public final class ModelContext {
 
     /// The registry's pages handed to the freeing thread at a time: 16,384 identifiers.
     static let pagesFreedTogether = 256
+
+    /// Where the models of the types this context has mapped keep their strings, made again
+    /// once it maps another type.
+    var stringFields: ModelStringFields {
+        if let cached = cachedStringFields, cached.types == mappingOwners.count { return cached.fields }
+        let fields = ModelStringFields(mappingOwners.map(\.modelType))
+        cachedStringFields = (mappingOwners.count, fields)
+        return fields
+    }
 
     /// Empties a model's relationships, without recording a change.
     ///

@@ -1,8 +1,8 @@
 import CMemoryHints
 @_spi(Reflection) import Swift
 
-/// Where objects of a few model types keep their strings, so that a loop about to release many
-/// models can ask for the strings' objects a few models ahead.
+/// Where objects of a few model types keep their strings, so that a loop about to release or
+/// save many models can ask for the strings' objects a few models ahead.
 ///
 /// Releasing the last reference to a model releases each of its strings, which writes the
 /// string object's reference count. The strings of a large context's models are all over the
@@ -54,8 +54,18 @@ struct ModelStringFields {
     }
 
     /// Calls `body` with a reader of the table, valid during the call.
-    func withReader<Result>(_ body: (Reader) -> Result) -> Result {
-        table.withUnsafeBufferPointer { body(Reader(table: $0)) }
+    func withReader<Result>(_ body: (Reader) throws -> Result) rethrows -> Result {
+        try table.withUnsafeBufferPointer { try body(Reader(table: $0)) }
+    }
+
+    /// Where the reference at `index` of `models` is, for a ``Reader``; `nil` past the end, or
+    /// where a model reference is not the object's address followed by its witness table.
+    @inline(__always)
+    static func reference(in models: UnsafeBufferPointer<any PersistentModel>, at index: Int) -> UnsafeRawPointer? {
+        guard index < models.count, MemoryLayout<any PersistentModel>.size == 2 * MemoryLayout<UInt>.size,
+            let base = models.baseAddress
+        else { return nil }
+        return UnsafeRawPointer(base + index)
     }
 
     /// Asks for objects and their strings, given where the models' references are.

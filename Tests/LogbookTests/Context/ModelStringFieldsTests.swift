@@ -92,6 +92,56 @@ struct ModelStringFieldsTests {
         #expect(ModelStringFields([]).isEmpty)
     }
 
+    /// A reference in an array of models leads to its object, the first word a reader loads;
+    /// past the end there is none.
+    @Test func aReferenceInAnArrayOfModelsLeadsToItsObject() throws {
+        let models: [any PersistentModel] = [
+            makeTrip("One"), BucketListItem(title: "Two", details: "", hasReservation: false, isInPlan: false),
+        ]
+        try models.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                let reference = try #require(ModelStringFields.reference(in: buffer, at: index))
+                #expect(reference.load(as: UInt.self) == UInt(bitPattern: ObjectIdentifier(buffer[index])))
+            }
+            #expect(ModelStringFields.reference(in: buffer, at: buffer.count) == nil)
+            #expect(ModelStringFields.reference(in: buffer, at: buffer.count + 16) == nil)
+        }
+    }
+
+    /// A save asks for each model and its strings ahead: every value of a large save, made of
+    /// strings the app still holds and strings only the models hold, reads back after reopening,
+    /// and the app's strings are intact.
+    @Test(arguments: StoreKind.allCases)
+    func aLargeSaveStoresEveryStringItAskedForAhead(_ kind: StoreKind) throws {
+        let store = TestStore(kind)
+        let held = (0..<300).map { "A name the app keeps, long enough for the heap, number \($0)" }
+        do {
+            let context = ModelContext(try store.container())
+            for (index, name) in held.enumerated() {
+                let trip = makeTrip(name, destination: "A destination only the model holds, \(index)")
+                context.insert(trip)
+                trip.bucketList?.append(
+                    BucketListItem(
+                        title: "An item title of more than fifteen bytes, \(index)",
+                        details: "",
+                        hasReservation: false,
+                        isInPlan: true
+                    )
+                )
+            }
+            try context.save()
+        }
+        let context = try store.reopenedContext()
+        let trips = try context.fetch(FetchDescriptor<Trip>())
+        #expect(trips.count == held.count)
+        for trip in trips {
+            let index = try #require(held.firstIndex(of: trip.name))
+            #expect(trip.destination == "A destination only the model holds, \(index)")
+            #expect(trip.bucketList?.map(\.title) == ["An item title of more than fifteen bytes, \(index)"])
+        }
+        #expect(held.enumerated().allSatisfy { $1 == "A name the app keeps, long enough for the heap, number \($0)" })
+    }
+
     private struct WeakModel {
         weak var model: AnyObject?
     }
