@@ -38,16 +38,16 @@ public enum MemoryLatency {
         seed: UInt64 = 0x6C6F_6762_6F6F_6B21
     ) -> MemoryLatencyFigure {
         let lines = max(bufferBytes / lineBytes, 4)
-        let next = successors(lines: lines, seed: seed)
+        let order = cycleOrder(lines: lines, seed: seed)
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: lines * lineBytes, alignment: lineBytes)
         defer { buffer.deallocate() }
         // Each line holds the byte offset of the line after it in the cycle.
-        for line in 0..<lines {
-            buffer.storeBytes(of: next[line] &* lineBytes, toByteOffset: line &* lineBytes, as: Int.self)
+        for (line, after) in successors(of: order).enumerated() {
+            buffer.storeBytes(of: after &* lineBytes, toByteOffset: line &* lineBytes, as: Int.self)
         }
-        // Four starting points a quarter of the cycle apart, so that no chain catches up with
-        // another within the reads.
-        let starts = quarterPoints(next)
+        // Four starting points a quarter of the cycle apart, so that no chain reads lines
+        // another has just read.
+        let starts = (0..<4).map { order[$0 &* lines / 4] &* lineBytes }
         // A first pass warms the page tables, as a store's arrays are warm after it opens.
         _ = chase(buffer, from: [0], steps: min(reads, lines))
         let (oneChain, _) = Stopwatch.measure { chase(buffer, from: [starts[0]], steps: reads) }
@@ -60,28 +60,31 @@ public enum MemoryLatency {
         )
     }
 
-    /// The line after each line in one cycle through all `lines` lines, in a random order
-    /// (Sattolo's algorithm: every permutation it makes is a single cycle).
-    public static func successors(lines: Int, seed: UInt64) -> [Int] {
-        var next = Array(0..<lines)
+    /// Every one of `lines` lines once, in a random order (Fisher–Yates): the chain of reads
+    /// goes from each line to the next in this order, and from the last back to the first.
+    static func cycleOrder(lines: Int, seed: UInt64) -> [Int] {
+        var order = Array(0..<lines)
         var random = SplitMix64(seed: seed)
         var index = lines - 1
         while index > 0 {
-            next.swapAt(index, random.next(below: index))
+            order.swapAt(index, random.next(below: index &+ 1))
             index -= 1
         }
-        return next
+        return order
     }
 
-    /// The byte offsets of four lines a quarter of the cycle apart, the first line first.
-    static func quarterPoints(_ next: [Int]) -> [Int] {
-        var points: [Int] = []
-        var line = 0
-        for step in 0..<next.count {
-            if step % max(next.count / 4, 1) == 0, points.count < 4 { points.append(line &* lineBytes) }
-            line = next[line]
+    /// The line after each line in the chain of reads: one cycle through all `lines` lines.
+    public static func successors(lines: Int, seed: UInt64) -> [Int] {
+        successors(of: cycleOrder(lines: lines, seed: seed))
+    }
+
+    /// The line after each line when the chain goes through `order` and back to its start.
+    static func successors(of order: [Int]) -> [Int] {
+        var next = Array(repeating: 0, count: order.count)
+        for (position, line) in order.enumerated() {
+            next[line] = order[position &+ 1 == order.count ? 0 : position &+ 1]
         }
-        return points
+        return next
     }
 
     /// Takes `steps` steps along each chain, the chains interleaved; returns where they ended,
