@@ -49,6 +49,9 @@ extension PersistedPropertyMacro: AccessorMacro {
             """,
             """
             set {
+                if _$storage._$isFaulted(\(raw: index)) {
+                    Logbook._$ModelStorage._$resolveFault(self, \(raw: index))
+                }
                 let oldValue = \(raw: field)
                 _$observationRegistrar.withMutation(of: self, keyPath: Self.\(raw: keyPath)) {
                     \(raw: field) = newValue

@@ -49,6 +49,9 @@ struct ModelMacroTests {
                             return _name
                         }
                         set {
+                            if _$storage._$isFaulted(0) {
+                                Logbook._$ModelStorage._$resolveFault(self, 0)
+                            }
                             let oldValue = _name
                             _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_name) {
                                 _name = newValue
@@ -89,6 +92,9 @@ struct ModelMacroTests {
                             return _startDate
                         }
                         set {
+                            if _$storage._$isFaulted(1) {
+                                Logbook._$ModelStorage._$resolveFault(self, 1)
+                            }
                             let oldValue = _startDate
                             _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_startDate) {
                                 _startDate = newValue
@@ -129,6 +135,9 @@ struct ModelMacroTests {
                             return _bucketList
                         }
                         set {
+                            if _$storage._$isFaulted(2) {
+                                Logbook._$ModelStorage._$resolveFault(self, 2)
+                            }
                             let oldValue = _bucketList
                             _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_bucketList) {
                                 _bucketList = newValue
@@ -169,6 +178,9 @@ struct ModelMacroTests {
                             return _livingAccommodation
                         }
                         set {
+                            if _$storage._$isFaulted(3) {
+                                Logbook._$ModelStorage._$resolveFault(self, 3)
+                            }
                             let oldValue = _livingAccommodation
                             _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_livingAccommodation) {
                                 _livingAccommodation = newValue

@@ -33,6 +33,9 @@ struct PersistedPropertyMacroTests {
                             return _name
                         }
                         set {
+                            if _$storage._$isFaulted(2) {
+                                Logbook._$ModelStorage._$resolveFault(self, 2)
+                            }
                             let oldValue = _name
                             _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_name) {
                                 _name = newValue
@@ -91,6 +94,9 @@ struct PersistedPropertyMacroTests {
                             return _note
                         }
                         set {
+                            if _$storage._$isFaulted(0) {
+                                Logbook._$ModelStorage._$resolveFault(self, 0)
+                            }
                             let oldValue = _note
                             _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_note) {
                                 _note = newValue
@@ -130,6 +136,9 @@ struct PersistedPropertyMacroTests {
                             return _legacy
                         }
                         set {
+                            if _$storage._$isFaulted(1) {
+                                Logbook._$ModelStorage._$resolveFault(self, 1)
+                            }
                             let oldValue = _legacy
                             _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_legacy) {
                                 _legacy = newValue
@@ -169,6 +178,9 @@ struct PersistedPropertyMacroTests {
                             return _default
                         }
                         set {
+                            if _$storage._$isFaulted(2) {
+                                Logbook._$ModelStorage._$resolveFault(self, 2)
+                            }
                             let oldValue = _default
                             _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_default) {
                                 _default = newValue
@@ -230,6 +242,9 @@ struct PersistedPropertyMacroTests {
                             return _name
                         }
                         set {
+                            if _$storage._$isFaulted(0) {
+                                Logbook._$ModelStorage._$resolveFault(self, 0)
+                            }
                             let oldValue = _name
                             _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_name) {
                                 _name = newValue
@@ -271,6 +286,9 @@ struct PersistedPropertyMacroTests {
                             return _color
                         }
                         set {
+                            if _$storage._$isFaulted(1) {
+                                Logbook._$ModelStorage._$resolveFault(self, 1)
+                            }
                             let oldValue = _color
                             _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_color) {
                                 _color = newValue
@@ -313,6 +331,9 @@ struct PersistedPropertyMacroTests {
                             return _startDate
                         }
                         set {
+                            if _$storage._$isFaulted(2) {
+                                Logbook._$ModelStorage._$resolveFault(self, 2)
+                            }
                             let oldValue = _startDate
                             _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_startDate) {
                                 _startDate = newValue
@@ -353,6 +374,9 @@ struct PersistedPropertyMacroTests {
                             return _items
                         }
                         set {
+                            if _$storage._$isFaulted(3) {
+                                Logbook._$ModelStorage._$resolveFault(self, 3)
+                            }
                             let oldValue = _items
                             _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_items) {
                                 _items = newValue
@@ -394,6 +418,9 @@ struct PersistedPropertyMacroTests {
                             return _stay
                         }
                         set {
+                            if _$storage._$isFaulted(4) {
+                                Logbook._$ModelStorage._$resolveFault(self, 4)
+                            }
                             let oldValue = _stay
                             _$observationRegistrar.withMutation(of: self, keyPath: Self._$keyPath_stay) {
                                 _stay = newValue

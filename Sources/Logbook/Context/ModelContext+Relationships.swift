@@ -168,6 +168,24 @@ extension ModelContext: ModelObserver {
         resolveFault(of: model, relationship: property)
     }
 
+    /// Applies the delete rules, in memory, to a model inserted since the last save and deleted
+    /// before it: the models related through `.cascade` are deleted too, and the others let go
+    /// of it, so that no saved model refers to one that was never stored.
+    func letGo(ofUnsaved model: any PersistentModel) {
+        let mapping = mapping(of: model)
+        for property in mapping.relationshipProperties {
+            let targets = currentRelationship(model, property)
+            if case .relationship(let index) = mapping.slots[property],
+                mapping.entity.relationships[index].deleteRule == .cascade
+            {
+                for target in targets { delete(target) }
+                continue
+            }
+            guard let inverse = inverseProperty(of: model, property) else { continue }
+            for target in targets { remove(model, from: target, inverse) }
+        }
+    }
+
     private func remove(_ model: any PersistentModel, from target: any PersistentModel, _ property: Int) {
         let current = currentRelationship(target, property)
         guard current.contains(where: { $0 === model }) else { return }

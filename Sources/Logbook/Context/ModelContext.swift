@@ -269,7 +269,10 @@ public final class ModelContext {
     ///
     /// Deleting a model inserted since the last save forgets it.
     public func delete<T: PersistentModel>(_ model: T) {
-        if inserted.remove(model) { return }
+        if inserted.remove(model) {
+            letGo(ofUnsaved: model)
+            return
+        }
         guard model.storedIdentifier != nil else { return }
         deleted[ObjectIdentifier(model)] = model
         scheduleAutosave()
