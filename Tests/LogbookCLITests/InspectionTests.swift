@@ -19,7 +19,7 @@ struct InspectionTests {
         let outcome = try ToolProcess.run(["dump", store, "--format", "json"])
         #expect(outcome.status == 0)
         let lines = outcome.stdout.split(separator: "\n")
-        #expect(lines.count == 25)
+        #expect(lines.count == 38)
         var kinds: [String: Int] = [:]
         for line in lines {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -27,7 +27,10 @@ struct InspectionTests {
             #expect(object["schemaVersion"] is String)
             kinds[object["kind"] as? String ?? "?", default: 0] += 1
         }
-        #expect(kinds == ["schema": 3, "insert": 19, "update": 1, "migration": 2])
+        // The plan's willMigrate trims one name, moves the duplicates' items and an accommodation
+        // to the trips it keeps (one more accommodation lets go of its deleted trip), and deletes
+        // three trips.
+        #expect(kinds == ["schema": 3, "insert": 19, "update": 11, "delete": 3, "migration": 2])
         let first = try #require(
             try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any]
         )
@@ -50,7 +53,10 @@ struct InspectionTests {
         let directory = TemporaryDirectory()
         let store = try migratedStore(directory)
         let trips = try ToolProcess.run(["dump", store, "--entity", "Trip"])
-        #expect(trips.stdout.split(separator: "\n").count == 7, "six inserts and the trimming update")
+        #expect(
+            trips.stdout.split(separator: "\n").count == 10,
+            "six inserts, the trimming update and the deletes of three duplicates"
+        )
         let range = try ToolProcess.run(["dump", store, "--from", "3", "--to", "4"])
         #expect(
             range.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) } == ["3", "4"]
@@ -66,10 +72,14 @@ struct InspectionTests {
         let now = try ToolProcess.run(["replay", store, "--entity", "Trip"])
         #expect(now.status == 0)
         #expect(
-            now.stdout.hasPrefix("as of sequence 25, schema 3.0.0: 9 BucketListItem, 4 LivingAccommodation, 3 Trip\n")
+            now.stdout.hasPrefix("as of sequence 38, schema 3.0.0: 9 BucketListItem, 4 LivingAccommodation, 3 Trip\n")
         )
-        #expect(now.stdout.contains("Trip#1\tdestination=\"Lisbon and Sintra\""))
-        #expect(now.stdout.contains("bucketList → [#2, #3, #10] livingAccommodation → #4"))
+        // The trip that ends later is the one kept, with the other's items and accommodation.
+        #expect(now.stdout.contains("Trip#9\tdestination=\"Lisbon and Sintra\""))
+        let lisbon = now.stdout.split(separator: "\n").first { $0.hasPrefix("Trip#9\t") } ?? ""
+        #expect(lisbon.hasSuffix("livingAccommodation → #4"), "\(lisbon)")
+        // The order of the moved items follows the order the save wrote them in.
+        for item in ["#2", "#3", "#10"] { #expect(lisbon.contains(item), "\(lisbon)") }
         let early = try ToolProcess.run(["replay", store, "--as-of", "5", "--format", "json"])
         let objects = try early.stdout.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])

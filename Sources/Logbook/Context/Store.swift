@@ -214,6 +214,7 @@ final class Store: Sendable {
             replayed.latest = record
             replayed.numbers[record.fingerprint] = record.number
             state.lastSchemaNumber = max(state.lastSchemaNumber, record.number)
+            state.projection.enforceConstraints(of: record.schema)
         case .migration(let marker):
             replayed.markers.append(marker)
         default:

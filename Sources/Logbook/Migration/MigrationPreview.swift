@@ -136,11 +136,13 @@ extension ModelContainer {
         at index: Int,
         _ reader: LogReader
     ) throws -> [String: Int] {
+        // The stage's schema record, which puts its unique constraints in force and folds
+        // what they find, as the stage's batch would.
         let store = try Store(
             capturing: plan.schemas[index],
             history: Array(plan.schemas[..<index]),
             reader: reader,
-            pending: [],
+            pending: [.schemaRecord(plan.schemas[index], number: UInt32(index + 1))],
             logger: Logger(label: "Logbook", factory: { _ in SwiftLogNoOpLogHandler() })
         )
         return store.read { state in

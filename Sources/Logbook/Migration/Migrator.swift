@@ -147,7 +147,7 @@ struct Migrator {
                     )
                 }
                 lastNumber += 1
-                batch.append(schemaRecord(to, number: lastNumber))
+                batch.append(EventEnvelope.schemaRecord(to, number: lastNumber))
                 if let didMigrate {
                     batch += try run(
                         didMigrate,
@@ -163,7 +163,7 @@ struct Migrator {
                 }
             } else {
                 lastNumber += 1
-                batch.append(schemaRecord(to, number: lastNumber))
+                batch.append(EventEnvelope.schemaRecord(to, number: lastNumber))
             }
             let marker = Event.MigrationMarker(
                 fromVersion: from.version,
@@ -176,20 +176,6 @@ struct Migrator {
             batches.append(batch)
         }
         return batches
-    }
-
-    private func schemaRecord(_ schema: Schema, number: UInt32) -> EventEnvelope {
-        EventEnvelope(
-            schemaNumber: number,
-            event: .schema(
-                .init(
-                    number: number,
-                    version: schema.version,
-                    fingerprint: schema.fingerprint.hexString,
-                    schema: schema
-                )
-            )
-        )
     }
 
     // swift-format-ignore: ParameterCount
@@ -242,6 +228,23 @@ struct Migrator {
             .migrationFailed,
             "\(first.entity).\(first.attribute) is not optional and has no default, but \(first.count) object(s) would have no value after migrating from \(plan.schemas[start].version) to \(plan.current.version) (missing attribute values on mandatory destination attribute); make it optional, give it a default, or set it in a custom stage's didMigrate",
             path: store.location
+        )
+    }
+}
+
+extension EventEnvelope {
+    /// The record of a schema, as a migration stage writes it.
+    static func schemaRecord(_ schema: Schema, number: UInt32) -> EventEnvelope {
+        EventEnvelope(
+            schemaNumber: number,
+            event: .schema(
+                .init(
+                    number: number,
+                    version: schema.version,
+                    fingerprint: schema.fingerprint.hexString,
+                    schema: schema
+                )
+            )
         )
     }
 }

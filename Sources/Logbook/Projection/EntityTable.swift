@@ -32,8 +32,14 @@ package struct EntityTable: Sendable {
     package internal(set) var count = 0
     /// Slots freed by deletes, reused first.
     var freeSlots: [Int] = []
-    /// The attribute indexes of the unique attributes.
-    package let uniqueAttributes: [Int]
+    /// The attribute indexes of the attributes whose unique constraint is in force: the
+    /// schema's, unless a replay is going through events recorded at a schema whose
+    /// constraints differ (see ``Projection/enforceConstraints(of:)``).
+    package private(set) var uniqueAttributes: [Int]
+    /// The schema's sole unique attribute, whose values' hashes a replay's predecoder and a
+    /// save compute ahead; -1 when the schema has none or several. A hash computed ahead is
+    /// used only while this attribute alone is unique.
+    let hashedUniqueAttribute: Int
     /// For each unique attribute, in the order of ``uniqueAttributes``: its values' slots.
     ///
     /// An array rather than a dictionary keyed by attribute, so that updating one index in
@@ -78,6 +84,7 @@ package struct EntityTable: Sendable {
         relationshipNames = RelationshipNames(relationships: entity.relationships.map(\.name), index: relationships)
         uniqueAttributes = entity.attributes.indices.filter { entity.attributes[$0].isUnique }
         uniqueIndexes = Array(repeating: UniqueIndex(), count: uniqueAttributes.count)
+        hashedUniqueAttribute = uniqueAttributes.count == 1 ? uniqueAttributes[0] : -1
         width = entity.attributes.count
         isToMany = entity.relationships.map(\.isToMany)
         toOne = Array(repeating: [], count: entity.relationships.count)
@@ -207,8 +214,9 @@ package struct EntityTable: Sendable {
         let attribute = uniqueAttributes[0]
         let value = self.value(slot, attribute)
         if value != .null {
-            assert(knownHash == nil || knownHash == UniqueIndex.hash(value), "a predecoded hash of another value")
-            let hash = knownHash ?? UniqueIndex.hash(value)
+            let known = attribute == hashedUniqueAttribute ? knownHash : nil
+            assert(known == nil || known == UniqueIndex.hash(value), "a predecoded hash of another value")
+            let hash = known ?? UniqueIndex.hash(value)
             switch uniqueIndexes[0].probe(hash, where: { self.value($0, attribute) == value }) {
             case .found(let holder, let bucket):
                 if identifiers[holder] != id { return identifiers[holder] }
@@ -258,5 +266,33 @@ package struct EntityTable: Sendable {
             equalityIndexes[attribute]?[value]?.remove(at: position)
             if equalityIndexes[attribute]?[value]?.isEmpty == true { equalityIndexes[attribute]?[value] = nil }
         }
+    }
+
+    /// Puts in force the unique constraints on `attributes` and lifts the others.
+    ///
+    /// A lifted constraint's index is dropped. A constraint put in force starts with an empty
+    /// index: the caller must index every live object again (``Projection/enforceConstraints(of:)``
+    /// does, folding duplicates).
+    ///
+    /// - Returns: Whether a constraint was put in force.
+    mutating func enforceUnique(on attributes: [Int]) -> Bool {
+        let wanted = Set(attributes)
+        guard wanted != Set(uniqueAttributes) else { return false }
+        var kept: [Int] = []
+        var keptIndexes: [UniqueIndex] = []
+        for (position, attribute) in uniqueAttributes.enumerated() where wanted.contains(attribute) {
+            kept.append(attribute)
+            keptIndexes.append(uniqueIndexes[position])
+        }
+        let added = attributes.filter { !kept.contains($0) }
+        uniqueAttributes = kept + added
+        uniqueIndexes = keptIndexes + added.map { _ in UniqueIndex() }
+        return !added.isEmpty
+    }
+
+    /// The live objects as identifier and slot, oldest identifier first.
+    var liveObjectsByAge: [(id: UInt64, slot: Int)] {
+        identifiers.enumerated().filter { $0.element != 0 }.map { (id: $0.element, slot: $0.offset) }
+            .sorted { $0.id < $1.id }
     }
 }

@@ -17,8 +17,9 @@ struct InsertPredecoder: Sendable {
         /// Where a batch's search for attributes starts.
         let fields: FieldNames
         let relationships: RelationshipNames
-        /// The table's unique attribute when it has exactly one, whose values the predecoder
-        /// hashes for the index (``DirectInserts/uniqueHashes``); -1 otherwise.
+        /// The schema's unique attribute when it has exactly one, whose values the predecoder
+        /// hashes for the index (``DirectInserts/uniqueHashes``); -1 otherwise. See
+        /// ``EntityTable/hashedUniqueAttribute``.
         let uniqueAttribute: Int
     }
 
@@ -69,8 +70,7 @@ struct InsertPredecoder: Sendable {
                 entity: projection.entityNames[index],
                 fields: projection.tables[index].fieldNames,
                 relationships: projection.tables[index].relationshipNames,
-                uniqueAttribute: projection.tables[index].uniqueAttributes.count == 1
-                    ? projection.tables[index].uniqueAttributes[0] : -1
+                uniqueAttribute: projection.tables[index].hashedUniqueAttribute
             )
         }
     }

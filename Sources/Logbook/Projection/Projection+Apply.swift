@@ -10,6 +10,9 @@ extension Projection {
     ///   updated object into the holder the same way: the updated object's values win, its
     ///   relationships move to the holder, and its identifier becomes an alias. This is how a
     ///   custom migration stage that edits names before a unique constraint folds duplicates.
+    /// - A schema record puts in force the unique constraints of the schema it records, so that
+    ///   the events after it are applied with that version's rules; a constraint it adds folds
+    ///   the objects that already share a value (see ``enforceConstraints(of:)``).
     /// - Relationships with an inverse are kept in step on both sides.
     /// - Names the schema does not know are ignored: they belong to attributes, relationships
     ///   or entities that a later schema removed.
@@ -40,7 +43,10 @@ extension Projection {
     /// replays.
     private mutating func apply(_ event: Event, reserving: Bool) throws(LogbookError) -> UInt64? {
         switch event {
-        case .schema, .migration:
+        case .schema(let record):
+            enforceConstraints(of: record.schema)
+            return nil
+        case .migration:
             return nil
         case .insert(let insert):
             guard let table = table(named: insert.entity), insert.id != 0 else { return nil }
@@ -120,7 +126,7 @@ extension Projection {
     /// Folds a live object, already unindexed, into another: its values replace the
     /// survivor's, its relationships move to the survivor (to-many ones united, a set to-one
     /// replacing the survivor's), and its identifier becomes an alias of the survivor.
-    private mutating func fold(_ table: Int, _ id: UInt64, _ slot: Int, into survivor: UInt64) {
+    mutating func fold(_ table: Int, _ id: UInt64, _ slot: Int, into survivor: UInt64) {
         guard let kept = self.slot(table, survivor) else { return }
         let relationships = tables[table].entity.relationships.indices
         let folded = relationships.map { tables[table].targets(slot, $0) }
