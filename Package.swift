@@ -24,7 +24,6 @@ let package = Package(
             providers: [.apt(["liblz4-dev"])]
         ),
         .target(name: "CCRC32C"),
-        .target(name: "CObservationTracking"),
         .target(name: "CMemoryHints"),
         .macro(
             name: "LogbookMacros",
@@ -40,7 +39,6 @@ let package = Package(
             dependencies: [
                 "CLZ4",
                 "CCRC32C",
-                "CObservationTracking",
                 "CMemoryHints",
                 "LogbookMacros",
                 .product(name: "Logging", package: "swift-log"),

@@ -19,7 +19,6 @@ extension ModelContext {
     ///   type, each made into an object.
     /// - Throws: An error evaluating the predicate, or ``SchemaError`` when a stored value no
     ///   longer converts to its property's type.
-    @inlinable
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         // Compiled into the caller, for its model type: the descriptor's generic parts are read
         // there, where their types are known, and only the predicate's expression reaches the
@@ -36,36 +35,10 @@ extension ModelContext {
                 // At most one model matches: the sort order does not matter.
                 guard let model = match.model, (descriptor.fetchOffset ?? 0) <= 0, (descriptor.fetchLimit ?? 1) > 0
                 else { return [] }
-                return _singleResult(unsafeDowncast(model, to: T.self))
+                return [downcast(model, to: T.self)]
             }
         }
         return try _fetch(descriptor)
-    }
-
-    /// Not API: `[model]`, in the buffer of the last array this returned when the caller has
-    /// let go of that array.
-    ///
-    /// A loop of lookups by unique key drops each result before the next lookup: allocating an
-    /// array of one element and freeing it again cost about 300 instructions of each. The
-    /// context keeps the array it returned, as its buffer and element type, and the next call
-    /// for the same type replaces the element in place when nothing else holds the array; when
-    /// the caller still does, the assignment copies it first, as any shared array's would.
-    @inlinable
-    func _singleResult<T: PersistentModel>(_ model: T) -> [T] {
-        let type = ObjectIdentifier(T.self)
-        if _lastSingleResultType == type, let buffer = _lastSingleResult.take() {
-            // The same element type as when it was stored: the cast undoes the one below.
-            var array = unsafeBitCast(buffer, to: [T].self)
-            // Let go of the context's reference first, so that the array can be unique.
-            _ = consume buffer
-            array[0] = model
-            _lastSingleResult = unsafeBitCast(array, to: AnyObject.self)
-            return array
-        }
-        let array = [model]
-        _lastSingleResult = unsafeBitCast(array, to: AnyObject.self)
-        _lastSingleResultType = type
-        return array
     }
 
     /// The answer to `#Predicate { $0.attribute == constant }` on a unique attribute, when the
@@ -73,7 +46,6 @@ extension ModelContext {
     ///
     /// - Returns: `answered` false when the expression is not such an equality or the context
     ///   has unsaved changes, which a fetch must take into account.
-    @usableFromInline
     func _uniqueMatch<Expression: StandardPredicateExpression<Bool>, T: PersistentModel>(
         _ expression: Expression,
         _: T.Type
@@ -89,7 +61,6 @@ extension ModelContext {
 
     /// The generic `_uniqueMatch` for `$0.property == constant`, already read from
     /// the expression by `_keyPathEqualsConstant`.
-    @usableFromInline
     func _uniqueMatch<T: PersistentModel>(
         _ keyPath: AnyKeyPath,
         _ value: AttributeValue,
@@ -160,7 +131,6 @@ extension ModelContext {
     /// Compiled into the caller for its model type, where the expression's type is a constant:
     /// comparing it is one load, where reading an expression of a type unknown to the library
     /// goes through its generic metadata.
-    @inlinable
     func _keyPathEqualsConstant<T: PersistentModel>(
         _ expression: any StandardPredicateExpression<Bool>,
         _: T.Type
@@ -178,7 +148,6 @@ extension ModelContext {
         return nil
     }
 
-    @inlinable
     static func _keyPathAndValue<T: PersistentModel, Value: AttributeValueConvertible>(
         _ expression: any StandardPredicateExpression<Bool>,
         _: _KeyPathEquals<T, Value>.Type
@@ -191,7 +160,6 @@ extension ModelContext {
     }
 
     /// Every other fetch: see ``fetch(_:)``.
-    @usableFromInline
     func _fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         var (models, judgedOnStoredValues, sorted) = try candidates(descriptor)
         if let predicate = descriptor.predicate, !judgedOnStoredValues {
@@ -296,13 +264,7 @@ extension ModelContext {
             var values: [AttributeValue] = []
             try table.values.withUnsafeBufferPointer { rows in
                 let width = table.width
-                for (index, (id, slot)) in objects.enumerated() {
-                    // The strings of the row a few objects ahead, which nothing may have read
-                    // since the store was opened: each copy into a model retains them.
-                    if index &+ Self.rowsAhead < objects.count, let base = rows.baseAddress {
-                        let ahead = objects[index &+ Self.rowsAhead].slot &* width
-                        AttributeValue.prefetchStringObjects(from: base + ahead, count: width)
-                    }
+                for (id, slot) in objects {
                     let model = try materialize(
                         T.self,
                         id,
@@ -325,9 +287,6 @@ extension ModelContext {
         for case let model as T in inserted.models { models.append(model) }
         return (models, false, false)
     }
-
-    /// How many objects ahead a fetch of every object asks for the strings of their rows.
-    static let rowsAhead = 8
 
     /// The registered object of a stored model, created from its row when needed.
     func materialize<T: PersistentModel>(_ type: T.Type, _ id: UInt64, mapping: EntityMapping) throws -> T? {
@@ -605,7 +564,7 @@ extension ModelContext {
     /// final, so a comparison of metatypes replaces a dynamic cast on the path of every fetch.
     private func registered<T: PersistentModel>(_ id: UInt64, as _: T.Type) -> T? {
         guard let model = registry[id], Swift.type(of: model) == T.self else { return nil }
-        return unsafeDowncast(model, to: T.self)
+        return downcast(model, to: T.self)
     }
 
     /// Gives attributes that have no stored value yet a placeholder (zero, empty) so that a

@@ -43,15 +43,11 @@ extension ModelContext: ModelObserver {
         to newValue: [Target]
     ) {
         // One model appended to the models there were: the change `append` makes. Compared by
-        // identity, as arrays of objects: this code is not specialised, and reading `[Target]`
-        // here went through the runtime's generic machinery (its buffer and subscript, 250
-        // instructions an append). An array of a class type holds object references whatever
-        // the class, which is why the standard library's upcast between two of them shares the
-        // buffer; the objects are only compared and read here.
-        let old = unsafeBitCast(oldValue, to: [AnyObject].self)
-        let new = unsafeBitCast(newValue, to: [AnyObject].self)
+        // identity, as arrays of objects.
+        let old = oldValue as [AnyObject]
+        let new = newValue as [AnyObject]
         if Self.isAppend(of: old, in: new) {
-            let appended: any PersistentModel = unsafeDowncast(new[old.count], to: Target.self)
+            let appended: any PersistentModel = downcast(new[old.count], to: Target.self)
             insertIfNew(appended)
             guard let inverse = inverseProperty(of: model, index) else { return }
             add(model, to: appended, inverse, partnerProperty: index)
@@ -124,7 +120,7 @@ extension ModelContext: ModelObserver {
             defer { release(&models) }
             precondition(models.count <= 1, "A to-one relationship holds at most one model")
             guard let model = models.first else { return nil }
-            return unsafeDowncast(model, to: Target.self)
+            return downcast(model, to: Target.self)
         }
 
         /// The targets, made in the context's reused buffer, which ``release(_:)`` gives back.

@@ -91,22 +91,8 @@ extension ModelContext {
     ) throws {
         var toOne: [(property: Int, relationship: Int, target: UInt64)] = []
         batch.inserts.reserveCapacity(forInserts: inserts.count)
-        // The app made these models a while ago, and most of their strings before that: read
-        // one after the other, each model and each string waited for its cache miss. Each model
-        // is asked for 16 inserts ahead and its strings 8 ahead, as a context's release does
-        // (``ModelStringFields``): inserting SampleTrips-100k, the saves took about 12% less.
-        try stringFields.withReader { reader in
-            try inserts.withUnsafeBufferPointer { models in
-                for index in models.indices {
-                    if let ahead = ModelStringFields.reference(in: models, at: index &+ 16) {
-                        reader.prefetchObject(at: ahead)
-                    }
-                    if let ahead = ModelStringFields.reference(in: models, at: index &+ 8) {
-                        reader.prefetchStrings(ofObjectAt: ahead)
-                    }
-                    try recordInsert(models[index], into: &batch, toOne: &toOne)
-                }
-            }
+        for model in inserts {
+            try recordInsert(model, into: &batch, toOne: &toOne)
         }
         for model in changes {
             batch.events += try updateEvents(model, projection)

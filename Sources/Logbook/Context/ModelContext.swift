@@ -122,11 +122,6 @@ public final class ModelContext {
     /// the save: listing a large save's inserts into a new array faulted its pages in anew. The
     /// list of a save of more than ``Store/spareInsertsLimit`` inserts is not kept.
     @exclusivity(unchecked) var scratchInserts: [any PersistentModel] = []
-    /// Not API: the array that the last fetch answered by a unique index returned, as its
-    /// buffer (see ``_singleResult(_:)``).
-    @usableFromInline @exclusivity(unchecked) var _lastSingleResult: AnyObject?
-    /// Not API: the identity of that array's element type.
-    @usableFromInline @exclusivity(unchecked) var _lastSingleResultType: ObjectIdentifier?
     /// The store generation the registered objects reflect.
     var seenGeneration: UInt64
     /// The mapping of each model type used so far, by the type's identity: a schema has a
@@ -139,8 +134,6 @@ public final class ModelContext {
     @exclusivity(unchecked) private var mappings: [(type: ObjectIdentifier, mapping: Unmanaged<EntityMapping>)] = []
     /// The mappings of ``mappings``, owned.
     private var mappingOwners: [EntityMapping] = []
-    /// ``stringFields`` and the number of mapped types it was made for.
-    private var cachedStringFields: (types: Int, fields: ModelStringFields)?
     @exclusivity(unchecked) private var autosaveScheduled = false
     /// Whether this is the container's main context, the only one that autosaves.
     @exclusivity(unchecked) var isMainContext = false
@@ -178,13 +171,12 @@ public final class ModelContext {
         // a cycle are emptied here first, so the models are only released there, never read or
         // changed. They go over a group at a time, so that the freeing starts while the later
         // groups' relationships are still emptied here: a model's relationships are changed
-        // only here, and the other thread only releases what this one handed over. It asks for
-        // each model and its strings a few models ahead (``ModelStringFields``).
+        // only here, and the other thread only releases what this one handed over.
         guard registry.count >= Self.modelsFreedElsewhere else {
             registry.forEachModel { releaseRelationships(of: $0, onlyCycles: true) }
             return
         }
-        registry.drain(pagesPerGroup: Self.pagesFreedTogether, strings: stringFields) {
+        registry.drain(pagesPerGroup: Self.pagesFreedTogether) {
             releaseRelationships(of: $0, onlyCycles: true)
         } handOver: { group in
             let leftovers = Leftovers()
@@ -199,15 +191,6 @@ public final class ModelContext {
 
     /// The registry's pages handed to the freeing thread at a time: 16,384 identifiers.
     static let pagesFreedTogether = 256
-
-    /// Where the models of the types this context has mapped keep their strings, made again
-    /// once it maps another type.
-    var stringFields: ModelStringFields {
-        if let cached = cachedStringFields, cached.types == mappingOwners.count { return cached.fields }
-        let fields = ModelStringFields(mappingOwners.map(\.modelType))
-        cachedStringFields = (mappingOwners.count, fields)
-        return fields
-    }
 
     /// Empties a model's relationships, without recording a change.
     ///

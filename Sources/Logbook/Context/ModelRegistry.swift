@@ -25,10 +25,6 @@ struct ModelRegistry {
         /// By number >> pageShift; `nil` for a page not allocated yet. Unchecked: every access
         /// is a single read or write that calls out to nothing.
         @exclusivity(unchecked) var pages: [UnsafeMutablePointer<Entry>?] = []
-        /// Where the models keep their strings, for a group that ``drain(pagesPerGroup:strings:prepare:handOver:)``
-        /// handed over: releasing the group then asks for each model's object and strings a few
-        /// models ahead (see ``ModelStringFields``).
-        var strings: ModelStringFields?
 
         init() {}
 
@@ -50,28 +46,8 @@ struct ModelRegistry {
         }
 
         deinit {
-            if let strings, !strings.isEmpty {
-                strings.withReader(releaseEntries)
-            } else {
-                for case let page? in pages { page.deinitialize(count: ModelRegistry.pageSize) }
-            }
+            for case let page? in pages { page.deinitialize(count: ModelRegistry.pageSize) }
             for case let page? in pages { page.deallocate() }
-        }
-
-        /// Releases every entry in order, asking for the object 16 entries ahead and for its
-        /// strings 8 entries ahead, once the object has had time to arrive. Leaves the pages
-        /// allocated.
-        private func releaseEntries(_ reader: ModelStringFields.Reader) {
-            let mask = ModelRegistry.pageSize - 1
-            let total = pages.count &* ModelRegistry.pageSize
-            @inline(__always) func entry(_ index: Int) -> UnsafeMutablePointer<Entry>? {
-                pages[index >> ModelRegistry.pageShift].map { $0 + (index & mask) }
-            }
-            for index in 0..<total {
-                if index &+ 16 < total, let ahead = entry(index &+ 16) { reader.prefetchObject(at: ahead) }
-                if index &+ 8 < total, let ahead = entry(index &+ 8) { reader.prefetchStrings(ofObjectAt: ahead) }
-                entry(index)?.deinitialize(count: 1)
-            }
         }
     }
 
@@ -124,12 +100,8 @@ struct ModelRegistry {
     /// model of a group, then `handOver` gets a value that holds the group's models, the
     /// registry's only references to them. The models kept aside in the dictionary, far beyond
     /// the pages, come last, as one group.
-    ///
-    /// - Parameter strings: Where the models keep their strings: releasing a group asks for
-    ///   them ahead.
     mutating func drain(
         pagesPerGroup: Int,
-        strings: ModelStringFields? = nil,
         prepare: (any PersistentModel) -> Void,
         handOver: (Any) -> Void
     ) {
@@ -143,7 +115,6 @@ struct ModelRegistry {
             if pages.isEmpty { continue }
             let group = Pages()
             group.pages = pages
-            group.strings = strings
             for case let entries? in group.pages {
                 for offset in 0..<Self.pageSize {
                     if let model = entries[offset] { prepare(model) }

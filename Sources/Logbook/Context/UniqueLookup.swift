@@ -123,14 +123,14 @@ extension ModelContext {
 
 /// The type of `#Predicate { $0.property == constant }` on a model `T`, for a constant of type
 /// `Value`.
-@usableFromInline
+
 typealias _KeyPathEquals<T, Value: Equatable> = PredicateExpressions.Equal<
     PredicateExpressions.KeyPath<PredicateExpressions.Variable<T>, Value>,
     PredicateExpressions.Value<Value>
 >
 
 /// Calls `body` with the address of the value in an existential, without copying the value.
-@usableFromInline
+
 func _withUnsafePointer<Result>(
     to expression: any StandardPredicateExpression<Bool>,
     _ body: (UnsafeRawPointer) -> Result

@@ -5,7 +5,6 @@
 
 extension _$PropertyBinding {
     /// Not API: an `@Attribute` of a scalar type, or an optional or array of one.
-    @inlinable
     public static func attribute<Value: AttributeValueConvertible>(
         _ name: String,
         keyPath: KeyPath<Model, Value> & Sendable,
@@ -17,7 +16,7 @@ extension _$PropertyBinding {
         hashModifier: String? = nil
     ) -> _$PropertyBinding {
         makeConvertibleAttribute(name, keyPath, get, set, hasDefaultValue, options, originalName, hashModifier) {
-            get(unsafeDowncast($0, to: Model.self)).attributeValue
+            get(downcast($0, to: Model.self)).attributeValue
         }
     }
 
@@ -147,7 +146,6 @@ extension _$PropertyBinding {
     }
 
     /// Not API: an `@Attribute(.unique)` of a type a unique constraint can hold.
-    @inlinable
     public static func uniqueAttribute<Value: _$UniqueAttributeValue>(
         _ name: String,
         keyPath: KeyPath<Model, Value> & Sendable,
@@ -159,7 +157,7 @@ extension _$PropertyBinding {
         hashModifier: String? = nil
     ) -> _$PropertyBinding {
         makeConvertibleAttribute(name, keyPath, get, set, hasDefaultValue, options, originalName, hashModifier) {
-            get(unsafeDowncast($0, to: Model.self)).attributeValue
+            get(downcast($0, to: Model.self)).attributeValue
         }
     }
 

@@ -47,7 +47,7 @@ extension _$PropertyBinding {
             codec: codec,
             read: read ?? { model in
                 do {
-                    return try codec.encode(get(unsafeDowncast(model, to: Model.self)))
+                    return try codec.encode(get(downcast(model, to: Model.self)))
                 } catch let error as SchemaError {
                     throw error.locating(entity: Model._$binding.entityName, property: name)
                 }
@@ -77,7 +77,6 @@ extension _$PropertyBinding {
     /// `read` converts: a closure the model's module compiles for the property's type, as
     /// ``RelationshipAccessors`` are. Through the codec, each read passed the value through the
     /// runtime's generic machinery, about 170 instructions per attribute of every model saved.
-    @usableFromInline
     static func makeConvertibleAttribute<Value: AttributeValueConvertible>(
         _ name: String,
         _ keyPath: KeyPath<Model, Value> & Sendable,
@@ -106,7 +105,6 @@ extension _$PropertyBinding {
 
     /// The binding of a relationship: its declaration, its target type, and the closures that
     /// reach its backing field.
-    @usableFromInline
     static func makeRelationship(
         _ name: String,
         _ accessors: RelationshipAccessors<Model>,
@@ -145,7 +143,7 @@ extension _$PropertyBinding {
 /// How the context reads and writes a to-one relationship's one model, without an array. The
 /// closures are fields of a struct, not optionals of their own: a closure stored in an optional
 /// takes the most general calling convention, and every call went through a thunk back.
-@usableFromInline
+
 struct OneModelAccessors: Sendable {
     /// Reads the related model from the backing field, without observation or faults.
     let read: @Sendable (any PersistentModel) -> (any PersistentModel)?
@@ -153,7 +151,6 @@ struct OneModelAccessors: Sendable {
     /// change tracking.
     let write: @Sendable (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void
 
-    @usableFromInline
     init(
         read: @escaping @Sendable (any PersistentModel) -> (any PersistentModel)?,
         write: @escaping @Sendable (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void
@@ -171,7 +168,7 @@ struct OneModelAccessors: Sendable {
 /// value through the runtime's generic machinery (its type metadata, a buffer for it, its value
 /// witnesses): 170 to 310 instructions to read or set one relationship, which every change of a
 /// relationship and every save does several times per model.
-@usableFromInline
+
 struct RelationshipAccessors<Model: PersistentModel>: Sendable {
     let targetType: any PersistentModel.Type
     let isToMany: Bool
@@ -183,7 +180,6 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
     /// For a to-one relationship, its model alone; `nil` for the to-many shapes.
     let one: OneModelAccessors?
 
-    @usableFromInline
     init(
         targetType: any PersistentModel.Type,
         isToMany: Bool,
@@ -205,7 +201,6 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
     }
 
     /// Sets the backing field, inside the registrar's `withMutation` when `observed`.
-    @inlinable
     static func setField<Value>(
         _ model: Model,
         _ value: Value,
@@ -221,7 +216,6 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
     }
 
     /// An optional model: `var stay: LivingAccommodation?`.
-    @inlinable
     static func toOne<Target: PersistentModel>(
         _ keyPath: KeyPath<Model, Target?> & Sendable,
         _ get: @escaping @Sendable (Model) -> Target?,
@@ -231,24 +225,23 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
             targetType: Target.self,
             isToMany: false,
             isOptional: true,
-            read: { model in existentials(get(unsafeDowncast(model, to: Model.self))) },
+            read: { model in existentials(get(downcast(model, to: Model.self))) },
             write: { model, models, observed in
-                setField(unsafeDowncast(model, to: Model.self), single(models, as: Target.self), observed, keyPath, set)
+                setField(downcast(model, to: Model.self), single(models, as: Target.self), observed, keyPath, set)
             },
-            load: { model, loader in set(unsafeDowncast(model, to: Model.self), loader.model(Target.self)) },
-            clear: { model in set(unsafeDowncast(model, to: Model.self), nil) },
+            load: { model, loader in set(downcast(model, to: Model.self), loader.model(Target.self)) },
+            clear: { model in set(downcast(model, to: Model.self), nil) },
             one: OneModelAccessors(
-                read: { model in get(unsafeDowncast(model, to: Model.self)) },
+                read: { model in get(downcast(model, to: Model.self)) },
                 write: { model, related, observed in
                     let value = related.map { cast($0, to: Target.self) }
-                    setField(unsafeDowncast(model, to: Model.self), value, observed, keyPath, set)
+                    setField(downcast(model, to: Model.self), value, observed, keyPath, set)
                 }
             )
         )
     }
 
     /// An array of models: `var bucketList: [BucketListItem]`.
-    @inlinable
     static func toMany<Target: PersistentModel>(
         _ keyPath: KeyPath<Model, [Target]> & Sendable,
         _ get: @escaping @Sendable (Model) -> [Target],
@@ -258,18 +251,17 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
             targetType: Target.self,
             isToMany: true,
             isOptional: false,
-            read: { model in existentials(get(unsafeDowncast(model, to: Model.self))) },
+            read: { model in existentials(get(downcast(model, to: Model.self))) },
             write: { model, models, observed in
-                setField(unsafeDowncast(model, to: Model.self), typed(models, as: Target.self), observed, keyPath, set)
+                setField(downcast(model, to: Model.self), typed(models, as: Target.self), observed, keyPath, set)
             },
-            load: { model, loader in set(unsafeDowncast(model, to: Model.self), loader.models(Target.self)) },
-            clear: { model in set(unsafeDowncast(model, to: Model.self), []) }
+            load: { model, loader in set(downcast(model, to: Model.self), loader.models(Target.self)) },
+            clear: { model in set(downcast(model, to: Model.self), []) }
         )
     }
 
     /// An optional array of models: `var bucketList: [BucketListItem]? = []`. Logbook writes an
     /// empty array, never `nil`.
-    @inlinable
     static func optionalToMany<Target: PersistentModel>(
         _ keyPath: KeyPath<Model, [Target]?> & Sendable,
         _ get: @escaping @Sendable (Model) -> [Target]?,
@@ -280,14 +272,14 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
             isToMany: true,
             isOptional: true,
             read: { model in
-                guard let value = get(unsafeDowncast(model, to: Model.self)) else { return [] }
+                guard let value = get(downcast(model, to: Model.self)) else { return [] }
                 return existentials(value)
             },
             write: { model, models, observed in
-                setField(unsafeDowncast(model, to: Model.self), typed(models, as: Target.self), observed, keyPath, set)
+                setField(downcast(model, to: Model.self), typed(models, as: Target.self), observed, keyPath, set)
             },
-            load: { model, loader in set(unsafeDowncast(model, to: Model.self), loader.models(Target.self)) },
-            clear: { model in set(unsafeDowncast(model, to: Model.self), []) }
+            load: { model, loader in set(downcast(model, to: Model.self), loader.models(Target.self)) },
+            clear: { model in set(downcast(model, to: Model.self), []) }
         )
     }
 }
@@ -295,7 +287,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
 /// Related models as existentials, element by element: converting `[Target]` to
 /// `[any PersistentModel]` as a whole is a checked cast of every element in code that is not
 /// specialised.
-@inlinable
+
 func existentials<Target: PersistentModel>(_ models: [Target]) -> [any PersistentModel] {
     var erased: [any PersistentModel] = []
     erased.reserveCapacity(models.count)
@@ -306,7 +298,7 @@ func existentials<Target: PersistentModel>(_ models: [Target]) -> [any Persisten
 /// A to-one relationship's model, if any, as an array of existentials. `guard let` rather than
 /// `Optional.map`: in code that is not specialised, the generic `map` looked up the metadata of
 /// `Target?` on every call.
-@inlinable
+
 func existentials<Target: PersistentModel>(_ model: Target?) -> [any PersistentModel] {
     guard let model else { return [] }
     return [model]
@@ -314,7 +306,7 @@ func existentials<Target: PersistentModel>(_ model: Target?) -> [any PersistentM
 
 /// Related models as the target type, element by element: `map` here, in code that is not
 /// specialised, went through the generic collection machinery for every element.
-@inlinable
+
 func typed<Target: PersistentModel>(_ models: [any PersistentModel], as _: Target.Type) -> [Target] {
     var result: [Target] = []
     result.reserveCapacity(models.count)
@@ -325,7 +317,7 @@ func typed<Target: PersistentModel>(_ models: [any PersistentModel], as _: Targe
 /// The one model of a to-one relationship, given as an array, as the target type.
 ///
 /// - Precondition: At most one model, of the target type.
-@inlinable
+
 func single<Target: PersistentModel>(_ models: [any PersistentModel], as _: Target.Type) -> Target? {
     precondition(models.count <= 1, "A to-one relationship holds at most one model")
     guard let model = models.first else { return nil }
@@ -339,9 +331,9 @@ func single<Target: PersistentModel>(_ models: [any PersistentModel], as _: Targ
 ///
 /// - Precondition: The model is of the target type; the context only relates models of the
 ///   types the schema says.
-@inlinable
+
 func cast<Target: PersistentModel>(_ model: any PersistentModel, to _: Target.Type) -> Target {
-    if type(of: model) == Target.self { return unsafeDowncast(model, to: Target.self) }
+    if type(of: model) == Target.self { return downcast(model, to: Target.self) }
     guard let typed = model as? Target else {
         preconditionFailure("A \(type(of: model)) cannot be related where \(Target.self) is expected")
     }

@@ -5,7 +5,6 @@
 
 extension _$PropertyBinding {
     /// Not API: a property of a scalar type, or an optional or array of one.
-    @inlinable
     public static func property<Value: AttributeValueConvertible>(
         _ name: String,
         keyPath: KeyPath<Model, Value> & Sendable,
@@ -14,7 +13,7 @@ extension _$PropertyBinding {
         hasDefaultValue: Bool
     ) -> _$PropertyBinding {
         makeConvertibleAttribute(name, keyPath, get, set, hasDefaultValue, [], nil, nil) {
-            get(unsafeDowncast($0, to: Model.self)).attributeValue
+            get(downcast($0, to: Model.self)).attributeValue
         }
     }
 
@@ -101,7 +100,6 @@ extension _$PropertyBinding {
     }
 
     /// Not API: a to-one relationship with the default options.
-    @inlinable
     public static func property<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, Target?> & Sendable,
@@ -113,7 +111,6 @@ extension _$PropertyBinding {
     }
 
     /// Not API: a to-many relationship with the default options.
-    @inlinable
     public static func property<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]> & Sendable,
@@ -125,7 +122,6 @@ extension _$PropertyBinding {
     }
 
     /// Not API: an optional to-many relationship with the default options.
-    @inlinable
     public static func property<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]?> & Sendable,

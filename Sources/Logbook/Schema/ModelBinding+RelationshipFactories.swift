@@ -5,7 +5,6 @@
 
 extension _$PropertyBinding {
     /// Not API: a to-one `@Relationship`.
-    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, Target?> & Sendable,
@@ -35,7 +34,6 @@ extension _$PropertyBinding {
     }
 
     /// Not API: a to-many `@Relationship`.
-    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]> & Sendable,
@@ -65,7 +63,6 @@ extension _$PropertyBinding {
     }
 
     /// Not API: an optional to-many `@Relationship`.
-    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]?> & Sendable,
@@ -125,7 +122,6 @@ extension _$PropertyBinding {
 
 extension _$PropertyBinding {
     /// Not API: a to-one `@Relationship(.cascade)`.
-    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, Target?> & Sendable,
@@ -155,7 +151,6 @@ extension _$PropertyBinding {
     }
 
     /// Not API: a to-many `@Relationship(.cascade)`.
-    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]> & Sendable,
@@ -185,7 +180,6 @@ extension _$PropertyBinding {
     }
 
     /// Not API: an optional to-many `@Relationship(.cascade)`.
-    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]?> & Sendable,

@@ -118,7 +118,7 @@ struct AttributeReader: Sendable {
 
 /// Makes the models a relationship of one stored object leads to, as the relationship's
 /// target type: what ``RelationshipAccess/load`` asks for when it resolves a fault.
-@usableFromInline
+
 protocol RelatedModelLoader {
     /// Every related model, in the relationship's order.
     func models<Target: PersistentModel>(_: Target.Type) -> [Target]
@@ -145,7 +145,7 @@ struct RelationshipAccess<Model: PersistentModel>: Sendable {
 
     // The closures take the model as `any PersistentModel`, which must be a `Model`: the
     // context holds models that way, and each closure, compiled for the property's types (see
-    // `RelationshipAccessors`), converts it with `unsafeDowncast` itself. A closure taking
+    // `RelationshipAccessors`), converts it with `downcast(_:to:)` itself. A closure taking
     // `Model`, wrapped by the context in one taking `any PersistentModel`, cost a call and a
     // conversion of the calling convention on every access.
 

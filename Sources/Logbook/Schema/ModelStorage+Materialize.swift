@@ -13,7 +13,7 @@ extension _$ModelStorage {
     /// any other goes through the type's `init(attributeValue:)`, which converts or throws. Through
     /// that initializer and its error handling alone, each `String` or `Date` property of a
     /// fetched model cost 130–180 instructions (callgrind on `logbook _measure-trips --load`).
-    @inlinable @inline(__always)
+    @inline(__always)
     public static func _$decode<Model: PersistentModel, Value: AttributeValueConvertible>(
         _ values: inout [AttributeValue],
         _ index: Int,
@@ -27,36 +27,35 @@ extension _$ModelStorage {
     /// afterwards) instead of copying it: the model keeps the one reference the stored values
     /// held, where a copy retained the string for the model and released it again when the
     /// values were reused.
-    @inlinable @inline(__always)
+    @inline(__always)
     static func _$takeSameType<Value>(_ stored: inout AttributeValue, as _: Value.Type) -> Value? {
         guard Value.self == String.self else { return _$sameType(stored, as: Value.self) }
         guard case .string = stored else { return nil }
         var taken = AttributeValue.null
         swap(&taken, &stored)
         guard case .string(let text) = consume taken else { return nil }
-        return unsafeBitCast(text, to: Value.self)
+        return text as? Value
     }
 
     /// Not API: `stored` as a `Value` when it holds one without conversion; `nil` otherwise.
     ///
     /// Each test compares two types that are constants once `Value` is known, so that only the
     /// one for the property's type remains.
-    @inlinable @inline(__always)
+    @inline(__always)
     static func _$sameType<Value>(_ stored: AttributeValue, as _: Value.Type) -> Value? {
         switch stored {
-        case .string(let text) where Value.self == String.self: unsafeBitCast(text, to: Value.self)
-        case .date(let date) where Value.self == Date.self: unsafeBitCast(date, to: Value.self)
-        case .bool(let flag) where Value.self == Bool.self: unsafeBitCast(flag, to: Value.self)
+        case .string(let text) where Value.self == String.self: text as? Value
+        case .date(let date) where Value.self == Date.self: date as? Value
+        case .bool(let flag) where Value.self == Bool.self: flag as? Value
         case .int(let number) where Value.self == Int.self:
-            Int(exactly: number).map { unsafeBitCast($0, to: Value.self) }
-        case .double(let number) where Value.self == Double.self: unsafeBitCast(number, to: Value.self)
-        case .uuid(let uuid) where Value.self == UUID.self: unsafeBitCast(uuid, to: Value.self)
+            Int(exactly: number).flatMap { $0 as? Value }
+        case .double(let number) where Value.self == Double.self: number as? Value
+        case .uuid(let uuid) where Value.self == UUID.self: uuid as? Value
         default: nil
         }
     }
 
     /// The value of property `index` through its type's conversion, with the error located.
-    @usableFromInline
     static func converting<Model: PersistentModel, Value: AttributeValueConvertible>(
         _ values: [AttributeValue],
         _ index: Int,
@@ -146,7 +145,6 @@ extension _$ModelStorage {
 
     /// Not API: whether a property has no stored value, so that a generated initializer can
     /// give a non-optional property its declared default.
-    @inlinable
     public static func _$isMissing(_ values: [AttributeValue], _ index: Int) -> Bool {
         guard index < values.count else { return true }
         if case .null = values[index] { return true }
@@ -155,7 +153,6 @@ extension _$ModelStorage {
 
     /// Not API: `models`, which are all of type `Model`, as an array of it; compiled into the
     /// model's module, where the array's type is known.
-    @inlinable
     public static func _$array<Model: PersistentModel>(_ models: [AnyObject], of _: Model.Type) -> [Model] {
         // An array of no capacity is the standard library's one shared empty array, whose count
         // the uninitialized initializer writes: a write that every thread's empty arrays share,
@@ -163,7 +160,7 @@ extension _$ModelStorage {
         if models.isEmpty { return [] }
         return [Model](unsafeUninitializedCapacity: models.count) { typed, count in
             for model in models {
-                typed.initializeElement(at: count, to: unsafeDowncast(model, to: Model.self))
+                typed.initializeElement(at: count, to: downcast(model, to: Model.self))
                 count += 1
             }
         }
@@ -199,7 +196,6 @@ extension _$ModelStorage {
     /// generated initializer: as a call of its own it cost more than the conversion it feeds
     /// (63 of the 176 instructions decoding a `Bool` took, callgrind on `logbook _measure-trips
     /// --memory`). The error is built out of line.
-    @inlinable
     static func storedValue<Model: PersistentModel>(
         _ values: [AttributeValue],
         _ index: Int,
@@ -210,7 +206,6 @@ extension _$ModelStorage {
     }
 
     /// The error for an initializer given fewer values than its model has properties.
-    @usableFromInline
     static func valueCountMismatch<Model: PersistentModel>(_ count: Int, _: Model.Type) -> SchemaError {
         let binding = Model._$binding
         return SchemaError(
@@ -220,7 +215,6 @@ extension _$ModelStorage {
         )
     }
 
-    @usableFromInline
     static func located<Model: PersistentModel>(
         _ error: SchemaError,
         _ model: Model.Type,

@@ -1,3 +1,4 @@
+import CMemoryHints
 import Dispatch
 import Foundation
 import Synchronization
@@ -76,14 +77,10 @@ final class Leftovers: @unchecked Sendable {
         values.append(value)
     }
 
-    /// glibc's `malloc_trim`, found at run time: the C library's module does not export it,
-    /// and other C libraries do not have it.
+    /// glibc's `malloc_trim`, through a C shim: the C library's module does not export it, and
+    /// other C libraries do not have it.
     private static func trimAllocator() {
-        #if canImport(Glibc)
-        typealias Trim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: Trim.self)(0)
-        #endif
+        logbook_trim_allocator()
     }
 
     /// Releases what was kept on another thread, then, with `trimmingMemory`, hands the freed

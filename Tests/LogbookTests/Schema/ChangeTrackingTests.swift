@@ -124,19 +124,22 @@ struct ChangeTrackingTests {
         #expect(trip._$observationRegistrar.isCreated)
     }
 
-    @Test func aModelReadOutsideEveryTrackingScopeMakesNoRegistrar() {
+    @Test func aReadMakesTheRegistrarAndAnObserverInstalledLaterIsTold() {
         let trip = makeTrip()
+        #expect(!trip._$observationRegistrar.isCreated)
         #expect(trip.name == "Lisbon")
-        _ = trip.bucketList
-        #expect(trip._$observationRegistrar.isCreated == !ObservationScope.canTell)
+        #expect(trip._$observationRegistrar.isCreated)
 
-        // A scope that reads something else sees nothing of the trip.
+        // A scope that reads another model sees nothing of the trip.
         let other = makeTrip()
-        readObserved {
+        let otherChanged = Flag()
+        withObservationTracking {
             _ = other.name
+        } onChange: {
+            otherChanged.set()
         }
-        #expect(trip._$observationRegistrar.isCreated == !ObservationScope.canTell)
-        #expect(other._$observationRegistrar.isCreated)
+        trip.name = "Faro"
+        #expect(!otherChanged.isSet)
 
         let changed = Flag()
         withObservationTracking {
@@ -144,7 +147,6 @@ struct ChangeTrackingTests {
         } onChange: {
             changed.set()
         }
-        #expect(trip._$observationRegistrar.isCreated)
         trip.destination = "Algarve"
         #expect(changed.isSet)
     }
@@ -185,7 +187,7 @@ struct ChangeTrackingTests {
             // what follows, for ThreadSanitizer too.
             finished.wait()
         }
-        #expect(elsewhere._$observationRegistrar.isCreated == !ObservationScope.canTell)
+        #expect(elsewhere._$observationRegistrar.isCreated)
     }
 
     @Test func aThreadThatReadOutsideAScopeStillSeesTheScopesItRunsLater() {
@@ -208,28 +210,11 @@ struct ChangeTrackingTests {
         }
         thread.start()
         finished.wait()
-        #expect(before._$observationRegistrar.isCreated == !ObservationScope.canTell)
+        #expect(before._$observationRegistrar.isCreated)
         #expect(inside._$observationRegistrar.isCreated)
-        #expect(after._$observationRegistrar.isCreated == !ObservationScope.canTell)
+        #expect(after._$observationRegistrar.isCreated)
         inside.name = "Braga"
         #expect(changed.isSet)
-    }
-
-    @Test func theRegistrarIsReachedInPlaceWithThisToolchain() {
-        // Not something a user sees, but the reason reads are cheap: with another layout of
-        // `ObservationRegistrar?` the unwrapping path takes over, correct but slower; and
-        // without a way to tell a tracking scope, every read makes a registrar.
-        #expect(_$ModelObservationRegistrar.InPlace.nilBits != nil)
-        #if os(Linux) && canImport(Glibc)
-        // Elsewhere the scope cannot be told, and every read makes a registrar, as it must.
-        #expect(ObservationScope.canTell)
-        #endif
-        let trip = makeTrip()
-        #expect(!trip._$observationRegistrar.isCreated)
-        readObserved {
-            _ = trip.name
-        }
-        #expect(trip._$observationRegistrar.isCreated)
     }
 
     @Test func everyObserverOfAModelFirstObservedLateIsTold() {
@@ -270,7 +255,7 @@ struct ChangeTrackingTests {
         #expect(trip.name == "Faro")
     }
 
-    @Test func fetchedModelsMakeTheirRegistrarOnlyWhenObservedReading() throws {
+    @Test func fetchedModelsMakeTheirRegistrarOnlyWhenRead() throws {
         let container = try ModelContainer(
             for: Trip.self,
             configurations: ModelConfiguration(isStoredInMemoryOnly: true)
@@ -285,14 +270,14 @@ struct ChangeTrackingTests {
         let fetched = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
         #expect(!fetched._$observationRegistrar.isCreated)
         #expect(fetched.bucketList?.first?.title == "Tram 28")
-        #expect(fetched._$observationRegistrar.isCreated == !ObservationScope.canTell)
+        #expect(fetched._$observationRegistrar.isCreated)
         nonisolated(unsafe) var read: BucketListItem?
         readObserved {
             read = fetched.bucketList?.first
         }
         let item = try #require(read)
         #expect(fetched._$observationRegistrar.isCreated)
-        #expect(item._$observationRegistrar.isCreated == !ObservationScope.canTell)
+        #expect(item._$observationRegistrar.isCreated)
 
         let changed = Flag()
         withObservationTracking {

@@ -1,0 +1,11 @@
+/// `value` as a `Target`, which the caller knows it is: a model of the type a mapping, binding
+/// or fetch was made for.
+///
+/// A checked cast, so that a broken invariant stops with a message instead of reading an object
+/// as a type it does not have; library code uses it where it would otherwise write `as!`.
+func downcast<Source, Target>(_ value: Source, to _: Target.Type) -> Target {
+    guard let target = value as? Target else {
+        preconditionFailure("\(type(of: value)) is not a \(Target.self)")
+    }
+    return target
+}
