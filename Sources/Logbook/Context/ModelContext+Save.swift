@@ -49,6 +49,13 @@ extension ModelContext {
             dirty.removeAll()
             return
         }
+        guard container.allowsSave else {
+            throw LogbookError(
+                .saveNotAllowed,
+                "this container's configuration does not allow saving",
+                path: store.location
+            )
+        }
         let deletions = try deletionClosure()
         var inserts: [any PersistentModel] = []
         swap(&inserts, &scratchInserts)
