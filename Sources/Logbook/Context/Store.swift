@@ -2,8 +2,9 @@ import Dispatch
 import Logging
 import Synchronization
 
-/// The state one container shares between its contexts: the log (none for an in-memory store),
-/// the projection replayed from it, and which schemas the log has recorded.
+/// The state the containers of one store share with their contexts (see ``StoreRegistry``):
+/// the log (none for an in-memory store), the projection replayed from it, and which schemas
+/// the log has recorded.
 ///
 /// Every save runs inside ``commit(_:)``, under one lock: the batch is built against the
 /// projection, appended to the log, and applied to the projection. A small batch is applied
