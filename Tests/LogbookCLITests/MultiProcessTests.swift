@@ -1,4 +1,5 @@
 import Foundation
+import SampleTrips
 import Testing
 
 @testable import Logbook
@@ -88,6 +89,25 @@ struct MultiProcessTests {
         #expect(firstLine.hasPrefix("ack 1 "), "\(firstLine)")
         let error = #expect(throws: LogbookError.self) { try EventLog(directory: store.path) }
         #expect(error?.code == .storeLocked)
+    }
+
+    @Test func aContainerInThisProcessIsRefusedWhileAnotherProcessWrites() throws {
+        let store = TemporaryDirectory()
+        let (process, out) = try ToolProcess.start(["_append-loop", store.path, "--relaxed"])
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let firstLine = readOutput(of: out, until: "\n", timeout: 60)
+        #expect(firstLine.hasPrefix("ack 1 "), "\(firstLine)")
+        let error = #expect(throws: LogbookError.self) {
+            try ModelContainer(
+                for: Trip.self,
+                configurations: ModelConfiguration(url: URL(fileURLWithPath: store.path))
+            )
+        }
+        #expect(error?.code == .storeLocked)
+        #expect(error?.message.contains(store.path) == true)
     }
 
     @Test func aReaderInAnotherProcessSeesOnlyWholeBatchesWhileAWriterAppendsAndRolls() throws {

@@ -15,6 +15,29 @@ import Foundation
 /// `Trip` through relationships. A container is `Sendable`: share it between isolation domains
 /// and give each its own ``ModelContext``.
 ///
+/// ## Several containers of one store
+///
+/// An app may make more than one container for the same store directory in one process (a
+/// container per feature, for background work, in tests). They share one open store: its
+/// log, its writer lock and its objects in memory. The first opens it (and migrates it); the
+/// others find it open. A context of any of them sees what the contexts of the others saved
+/// at its next fetch, as two contexts of one container do. The store is closed, and its lock
+/// released, when the last of its containers (and their contexts) goes, so that it can be
+/// opened again at once.
+///
+/// ```swift
+/// let trips = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: storeURL))
+/// let sync = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: storeURL))
+/// ```
+///
+/// The containers of one store must use the same schema and the same migration plan (or all
+/// none): one log is replayed one way. The store keeps the settings of the container that
+/// opened it (``ModelConfiguration/durability``, ``ModelConfiguration/segmentSize``,
+/// ``ModelConfiguration/logger``); ``ModelConfiguration/allowsSave`` is each container's own.
+/// Stores in memory are never shared: each such container has its own. Another process that
+/// opens the store while a container of this one has it open is refused
+/// (``LogbookError/Code/storeLocked``).
+///
 /// ## Topics
 ///
 /// ### Creating a container
@@ -33,6 +56,12 @@ public final class ModelContainer: Sendable {
     /// The configurations the container was created with.
     public let configurations: [ModelConfiguration]
     let store: Store
+    /// Whether this container's contexts may save: its configuration's, since a store opened
+    /// by several containers is shared whatever each allows.
+    let allowsSave: Bool
+    /// The key of the shared store in ``StoreRegistry``, released with the container; `nil`
+    /// for a store in memory or a migration stage's.
+    private let registration: String?
     private let mainContextBox = MainContextBox()
 
     /// Opens the store of the given models.
@@ -43,11 +72,12 @@ public final class ModelContainer: Sendable {
     ///     from one to the next.
     ///   - configurations: Where the store lives; the first configuration is used. Defaults
     ///     to `default.store` in the current directory.
-    /// - Throws: ``LogbookError`` when the store is locked by another writer
+    /// - Throws: ``LogbookError`` when the store is locked by another process
     ///   (``LogbookError/Code/storeLocked``), damaged (``LogbookError/Code/corruption``, naming
-    ///   segment and byte offset) or written with a schema the plan does not know
-    ///   (``LogbookError/Code/schemaMismatch``); ``SchemaError`` when the models do not form a
-    ///   valid schema.
+    ///   segment and byte offset), written with a schema the plan does not know
+    ///   (``LogbookError/Code/schemaMismatch``), or open in this process with another schema or
+    ///   migration plan (``LogbookError/Code/schemaMismatch``, naming both); ``SchemaError``
+    ///   when the models do not form a valid schema.
     public convenience init(
         for forTypes: any PersistentModel.Type...,
         migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
@@ -69,23 +99,58 @@ public final class ModelContainer: Sendable {
         configurations: [ModelConfiguration] = []
     ) throws {
         let configuration = configurations.first ?? ModelConfiguration()
+        let plan = try migrationPlan.map { try MigrationPlanChain($0, current: schema) }
+        let schema = plan?.current ?? schema
+        self.schema = schema
         self.configurations = [configuration]
-        guard let migrationPlan else {
-            self.schema = schema
-            self.store = try Store(schema: schema, history: [], configuration: configuration)
+        self.allowsSave = configuration.allowsSave
+        guard !configuration.isStoredInMemoryOnly else {
+            self.store = try Self.open(schema, plan, configuration)
+            self.registration = nil
+            return
+        }
+        let key = StoreRegistry.key(for: configuration.url)
+        let terms = StoreRegistry.Terms(
+            version: schema.version,
+            fingerprint: schema.fingerprint.hexString,
+            history: plan?.history.map(\.fingerprint.hexString) ?? [],
+            plan: plan?.planName
+        )
+        // The last step that can fail: once the store is counted as this container's, only
+        // the container's release ends that use.
+        self.store = try StoreRegistry.shared.store(at: key, terms: terms) {
+            try Self.open(schema, plan, configuration)
+        }
+        self.registration = key
+    }
+
+    /// Opens, checks and replays or migrates the store of a configuration.
+    private static func open(
+        _ schema: Schema,
+        _ plan: MigrationPlanChain?,
+        _ configuration: ModelConfiguration
+    ) throws -> Store {
+        guard let plan else {
+            let store = try Store(schema: schema, history: [], configuration: configuration)
             if let latest = store.replayed.latest, latest.fingerprint != store.fingerprint {
+                store.close()
                 throw LogbookError(
                     .schemaMismatch,
                     "the store was written with schema \(latest.version) (fingerprint \(latest.fingerprint.prefix(12))), which differs from the models' schema \(schema.version) (fingerprint \(store.fingerprint.prefix(12))); declare both as VersionedSchema types in a SchemaMigrationPlan",
                     path: store.location
                 )
             }
-            return
+            return store
         }
-        let plan = try MigrationPlanChain(migrationPlan, current: schema)
-        self.schema = plan.current
-        self.store = try Store(schema: plan.current, history: plan.history, configuration: configuration, replay: false)
-        try Migrator(plan: plan, store: store).migrate()
+        let store = try Store(schema: plan.current, history: plan.history, configuration: configuration, replay: false)
+        do {
+            try Migrator(plan: plan, store: store).migrate()
+        } catch {
+            // Released now, not when the threads that ran the stages let go of the store.
+            store.close()
+            throw error
+        }
+        return store
     }
 
     /// A container over a store made elsewhere: the stores of migration stages.
@@ -93,6 +158,12 @@ public final class ModelContainer: Sendable {
         self.schema = store.schema
         self.configurations = []
         self.store = store
+        self.allowsSave = true
+        self.registration = nil
+    }
+
+    deinit {
+        if let registration { StoreRegistry.shared.release(registration) }
     }
 
     /// The context bound to the main actor, created on first use, with autosave enabled.

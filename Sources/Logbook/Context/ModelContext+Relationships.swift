@@ -183,6 +183,7 @@ extension ModelContext: ModelObserver {
     }
 
     private func remove(_ model: any PersistentModel, from target: any PersistentModel, _ property: Int) {
+        let target = standIn(for: target)
         let current = currentRelationship(target, property)
         guard current.contains(where: { $0 === model }) else { return }
         mapping(of: target).setRelated(target, property, current.filter { $0 !== model }, observed: true)
@@ -210,6 +211,7 @@ extension ModelContext: ModelObserver {
         _ property: Int,
         partnerProperty: Int
     ) {
+        let target = standIn(for: target)
         let changed = withMapping(of: target) { targetMapping -> Bool in
             if targetMapping.isToMany(property) {
                 let current = currentRelationship(target, property)

@@ -11,6 +11,34 @@ extension ModelContext {
     /// inserted values win, to-many relationships are united, and the inserted object takes the
     /// stored model's identifier.
     ///
+    /// ## One object per model
+    ///
+    /// A context holds one object per identifier, also after an upsert. When the context
+    /// already held the stored model (it fetched it, or inserted it earlier), that object stays
+    /// the one fetches return, as with SwiftData: it takes the merged values at the save. The
+    /// inserted object is then *merged away*: it stands in for the kept one. Reading a property
+    /// through it reads the kept object's current value, setting one sets the kept object's,
+    /// which the next save writes; deleting it deletes the kept object. Either reference can be
+    /// used, and both always agree:
+    ///
+    /// ```swift
+    /// let paris = Trip(name: "Paris", destination: "Paris", startDate: start, endDate: end)
+    /// context.insert(paris)
+    /// try context.save()
+    ///
+    /// let paris2 = Trip(name: "Paris", destination: "Lyon", startDate: start, endDate: end)
+    /// context.insert(paris2)
+    /// try context.save()                  // an upsert: paris.destination == "Lyon"
+    ///
+    /// paris2.destination = "Nice"         // sets paris.destination
+    /// try context.save()
+    /// try context.fetch(FetchDescriptor<Trip>()).first === paris   // true; it shows "Nice"
+    /// ```
+    ///
+    /// A merged-away object keeps no observation of its own: observe the kept object, which
+    /// fetches return. When the context did not hold the stored model, the inserted object
+    /// becomes the context's object of it, with the merged values.
+    ///
     /// - Throws: ``LogbookError`` with code ``LogbookError/Code/validationFailed`` naming the
     ///   entity, relationship and count when a rule is broken;
     ///   ``LogbookError/Code/saveNotAllowed`` when the configuration does not allow saving;
@@ -20,6 +48,13 @@ extension ModelContext {
         guard hasChanges else {
             dirty.removeAll()
             return
+        }
+        guard container.allowsSave else {
+            throw LogbookError(
+                .saveNotAllowed,
+                "this container's configuration does not allow saving",
+                path: store.location
+            )
         }
         let deletions = try deletionClosure()
         var inserts: [any PersistentModel] = []
@@ -333,20 +368,25 @@ extension ModelContext {
     ) {
         for model in inserts {
             // One access to the model's storage, through its `_modify` here.
-            let stored = model.inPlace { storage -> UInt64? in
+            let stored = model.inPlace { storage -> (survivor: UInt64, merged: Bool)? in
                 guard let id = storage.storedNumber else { return nil }
                 let survivor = commit.survivors.isEmpty ? id : commit.survivors[id] ?? id
                 if survivor != id { storage.setIdentifier(survivor, kind: .permanent) }
                 storage.clearChanges()
-                return survivor
+                return (survivor, survivor != id)
             }
-            guard let survivor = stored else { continue }
+            guard let (survivor, merged) = stored else { continue }
             if let existing = registry[survivor], existing !== model {
-                // An upsert merged this object into a stored one that the context already had:
-                // bring that object up to date too; both now stand for the same model.
+                // An upsert merged this object into one that the context already had: that one
+                // stays the context's object of the identifier, brought up to date, and this
+                // one stands in for it from now on.
                 reload(existing)
+                mergeAway(model, into: existing)
             } else {
                 registry[survivor] = model
+                // Merged into a stored model that the context did not hold: the store's values,
+                // to-many relationships united, are this object's now.
+                if merged { reload(model) }
             }
         }
         for model in changes { model._$storage.clearChanges() }

@@ -139,6 +139,9 @@ public final class ModelContext {
     @exclusivity(unchecked) var isMainContext = false
     /// The link every model of the context holds to reach it.
     let link = ContextLink()
+    /// The models a save merged into another object of this context, made by the first such
+    /// save (see ``MergedModels``).
+    @exclusivity(unchecked) var merged: MergedModels?
     /// The store's ``Store/fillsMissingValues``, read once: asking the store for each model made
     /// retained and released it.
     let fillsMissingValues: Bool
@@ -166,6 +169,7 @@ public final class ModelContext {
         // Before anything else: the link does not retain or weakly refer to the context (see
         // ``ContextLink``), and the models that outlive it must find no context there.
         link.observer = nil
+        merged?.link.observer = nil
         // Freeing the models took a tenth of the time of inserting SampleTrips-10k: another
         // thread frees those of a large context. The relationships that could hold models in
         // a cycle are emptied here first, so the models are only released there, never read or
@@ -250,13 +254,15 @@ public final class ModelContext {
 
     /// Marks a model for deletion at the next save, when its delete rules are applied.
     ///
-    /// Deleting a model inserted since the last save forgets it.
+    /// Deleting a model inserted since the last save forgets it. Deleting a model that a save
+    /// merged into another object of the context (an upsert) deletes that object.
     public func delete<T: PersistentModel>(_ model: T) {
         if inserted.remove(model) {
             letGo(ofUnsaved: model)
             return
         }
         guard model.storedIdentifier != nil else { return }
+        let model = standIn(for: model)
         deleted[ObjectIdentifier(model)] = model
         scheduleAutosave()
     }

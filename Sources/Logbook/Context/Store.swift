@@ -2,8 +2,9 @@ import Dispatch
 import Logging
 import Synchronization
 
-/// The state one container shares between its contexts: the log (none for an in-memory store),
-/// the projection replayed from it, and which schemas the log has recorded.
+/// The state the containers of one store share with their contexts (see ``StoreRegistry``):
+/// the log (none for an in-memory store), the projection replayed from it, and which schemas
+/// the log has recorded.
 ///
 /// Every save runs inside ``commit(_:)``, under one lock: the batch is built against the
 /// projection, appended to the log, and applied to the projection. A small batch is applied
@@ -65,7 +66,6 @@ final class Store: Sendable {
     let fingerprint: String
     let sink: Sink
     let logger: Logger
-    let allowsSave: Bool
     /// Where the store lives, for messages.
     let location: String
     /// What the open found; empty for a store opened without replaying.
@@ -106,7 +106,6 @@ final class Store: Sendable {
         self.schema = schema
         self.fingerprint = schema.fingerprint.hexString
         self.logger = configuration.logger
-        self.allowsSave = configuration.allowsSave
         var state = State(projection: Projection(schema: schema, history: history))
         state.projection.valueBytesLimit = configuration.valueBytesLimit
         self.insertNames = InsertNames(state.projection)
@@ -147,7 +146,6 @@ final class Store: Sendable {
         self.schema = schema
         self.fingerprint = schema.fingerprint.hexString
         self.logger = logger
-        self.allowsSave = true
         self.sink = .capture
         self.location = reader?.directory ?? "memory"
         var state = State(projection: Projection(schema: schema, history: history))
@@ -282,10 +280,7 @@ final class Store: Sendable {
     func commit(
         _ build: (Projection, inout UInt64, _ schemaNumber: UInt32, inout PreparedBatch) throws -> Void
     ) throws -> Commit {
-        guard allowsSave else {
-            throw LogbookError(.saveNotAllowed, "this container's configuration does not allow saving", path: location)
-        }
-        return try state.withLock { state throws -> Commit in
+        try state.withLock { state throws -> Commit in
             var nextIdentifier = state.projection.nextIdentifier
             let schemaNumber = state.currentSchemaNumber ?? state.lastSchemaNumber + 1
             var batch = PreparedBatch(inserts: state.spareInserts.take() ?? DirectInserts())
@@ -540,6 +535,8 @@ final class Store: Sendable {
         adopt(final, lastSequence: last)
     }
 
+    /// Closes the log and releases the store's writer lock; later saves fail. The last container
+    /// of a store calls it as it goes (``StoreRegistry/release(_:)``).
     func close() {
         log?.close()
     }

@@ -208,16 +208,6 @@ struct SaveSemanticsTests {
         #expect(error?.code == .saveNotAllowed)
     }
 
-    @Test func aSecondContainerOnTheSameStoreIsRefused() throws {
-        let store = TestStore(.disk)
-        let first = try store.container()
-        let error = #expect(throws: LogbookError.self) {
-            try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: store.url))
-        }
-        #expect(error?.code == .storeLocked)
-        _ = first
-    }
-
     /// A save records into the emptied arrays of the save before it: a large save, then a small
     /// one, then a failed one and its retry (both large enough to be appended on another
     /// thread) each write exactly their own inserts.
