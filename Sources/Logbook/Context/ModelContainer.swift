@@ -27,6 +27,7 @@ import Foundation
 /// ### Inspecting
 /// - ``schema``
 /// - ``configurations``
+/// - ``recoveryReport``
 public final class ModelContainer: Sendable {
     /// The schema of the container's models.
     public let schema: Schema
@@ -45,7 +46,10 @@ public final class ModelContainer: Sendable {
     ///     to `default.store` in the current directory.
     /// - Throws: ``LogbookError`` when the store is locked by another writer
     ///   (``LogbookError/Code/storeLocked``), damaged (``LogbookError/Code/corruption``, naming
-    ///   segment and byte offset) or written with a schema the plan does not know
+    ///   segment and byte offset; a damaged last batch or a log that ends before the point the
+    ///   store recorded as durable also names the sequence numbers at risk, unless the
+    ///   configuration's ``ModelConfiguration/damagedTailPolicy`` is
+    ///   ``DamagedTailPolicy/quarantine``) or written with a schema the plan does not know
     ///   (``LogbookError/Code/schemaMismatch``); ``SchemaError`` when the models do not form a
     ///   valid schema.
     public convenience init(
@@ -93,6 +97,20 @@ public final class ModelContainer: Sendable {
         self.schema = store.schema
         self.configurations = []
         self.store = store
+    }
+
+    /// What opening the store recovered: the bytes a torn write (or, when the configuration
+    /// allows it, damage) left at the end of the log, moved into the store's `quarantine`
+    /// directory. Empty when the log was whole, and for a store in memory.
+    ///
+    /// ```swift
+    /// let container = try ModelContainer(for: Trip.self, configurations: configuration)
+    /// if let tail = container.recoveryReport.quarantinedTail {
+    ///     print("recovered after a crash: \(tail)")
+    /// }
+    /// ```
+    public var recoveryReport: RecoveryReport {
+        store.log?.recovery.report ?? RecoveryReport()
     }
 
     /// The context bound to the main actor, created on first use, with autosave enabled.

@@ -24,6 +24,8 @@ package protocol Syscalls: Sendable {
     func ftruncate(_ fd: Int32, length: Int64) -> Result<Void, Errno>
     func flock(_ fd: Int32, operation: Int32) -> Result<Void, Errno>
     func fileSize(_ fd: Int32) -> Result<Int64, Errno>
+    /// The type bits of an open file's mode (`st_mode & S_IFMT`), from `fstat`.
+    func fileType(_ fd: Int32) -> Result<mode_t, Errno>
     func makeDirectory(_ path: String) -> Result<Void, Errno>
     func listDirectory(_ path: String) -> Result<[String], Errno>
     func unlink(_ path: String) -> Result<Void, Errno>
@@ -31,6 +33,14 @@ package protocol Syscalls: Sendable {
     /// Renames `source` to `destination` atomically; a destination that is an empty directory is
     /// replaced.
     func rename(_ source: String, to destination: String) -> Result<Void, Errno>
+}
+
+extension Syscalls {
+    /// The real `fstat`: the layers that tests put in place to change or fail what a file holds
+    /// leave a file's type alone.
+    package func fileType(_ fd: Int32) -> Result<mode_t, Errno> {
+        PosixSyscalls().fileType(fd)
+    }
 }
 
 /// The real system calls.
@@ -81,6 +91,12 @@ package struct PosixSyscalls: Syscalls {
         var info = stat()
         guard system_fstat(fd, &info) == 0 else { return .failure(.current) }
         return .success(Int64(info.st_size))
+    }
+
+    package func fileType(_ fd: Int32) -> Result<mode_t, Errno> {
+        var info = stat()
+        guard system_fstat(fd, &info) == 0 else { return .failure(.current) }
+        return .success(info.st_mode & S_IFMT)
     }
 
     package func makeDirectory(_ path: String) -> Result<Void, Errno> {
