@@ -99,7 +99,7 @@ enum Recovery {
                     guard isLast, damage.reason.couldBeTornWrite, try !scanner.soundBatchFollows(after: damage.offset)
                     else { throw damage.error }
                     let assessment = try scanner.assessTail(damage)
-                    let logEnd = expected == LogFormat.firstSequence ? nil : expected - 1
+                    let logEnd = expected > LogFormat.firstSequence ? expected - 1 : nil
                     if let check, check.precedesWalk(logEnd: logEnd) {
                         try check.checkInPlace(
                             segments: segments,
@@ -137,7 +137,7 @@ enum Recovery {
         }
         outcome.nextSequence = expected
         if let check {
-            let logEnd = expected == LogFormat.firstSequence ? nil : expected - 1
+            let logEnd = expected > LogFormat.firstSequence ? expected - 1 : nil
             if check.precedesWalk(logEnd: logEnd) {
                 try check.checkInPlace(
                     segments: segments,

@@ -212,6 +212,17 @@ struct TailDamageTests {
         #expect(!report.isSound && report.incompleteTail == nil)
     }
 
+    /// Found by the fuzzer: a torn tail in a segment named after sequence number 0 made the
+    /// open compute the sequence number before 0.
+    @Test func aTornTailInASegmentNamedZeroIsQuarantined() throws {
+        let directory = TemporaryDirectory()
+        let segment = directory.child(SegmentDirectory.fileName(forFirstSequence: 0))
+        try ByteSurgery.write([0x4C, 0x47, 0x42, 0x4B, 3, 0, 5, 0, 0, 0], to: segment)
+        let log = try EventLog(directory: directory.path, configuration: testConfiguration())
+        #expect(log.nextSequence == 0)
+        #expect(log.recovery.report.quarantinedTail?.byteCount == 10)
+    }
+
     @Test func aSegmentOfZerosIsATornWrite() throws {
         let directory = TemporaryDirectory()
         let segment = directory.child(SegmentDirectory.fileName(forFirstSequence: 1))
