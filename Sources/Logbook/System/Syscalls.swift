@@ -107,10 +107,12 @@ package struct PosixSyscalls: Syscalls {
         guard let directory = path.withCString({ opendir($0) }) else { return .failure(.current) }
         defer { closedir(directory) }
         var names: [String] = []
+        // The name is read where it lies, up to its NUL: an entry's record may end before the
+        // `d_name` array's declared 256 bytes, so copying the whole array reads past it.
+        guard let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return .success([]) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            let start = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+            let name = String(cString: start)
             if name != "." && name != ".." { names.append(name) }
         }
         return .success(names)
