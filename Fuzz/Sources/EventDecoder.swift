@@ -50,7 +50,8 @@ public func fuzzEventDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
             FuzzSupport.failure("a decoded event encodes to bytes that do not decode: \(error)")
         }
         _ = upcaster.upcast(envelope.event)
-        projection.apply(envelope.event)
+        // It throws only when the memory for a table cannot be had: a refusal, not a finding.
+        _ = try? projection.apply(envelope.event)
     }
     return 0
 }

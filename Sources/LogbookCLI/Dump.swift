@@ -11,6 +11,8 @@ extension LogbookCommand {
                 attributes under their new names, removed ones left out), unless --raw. With \
                 --format json, each event is one JSON object on its own line (NDJSON) with seq, \
                 schemaVersion, kind, entity, id, attributes and relationships.
+
+                \(ToolExit.help)
                 """
         )
 
@@ -36,6 +38,10 @@ extension LogbookCommand {
         }
 
         func run() throws {
+            try reportingErrors(dump)
+        }
+
+        private func dump() throws {
             try options.checkStore()
             let reader = LogReader(directory: options.store)
             let records = try RecordedSchemas.scan(reader)
@@ -46,6 +52,10 @@ extension LogbookCommand {
                 : records.last.map { latest in
                     Upcaster(to: latest.schema, history: records.dropLast().map(\.schema))
                 }
+            if let entity, !records.isEmpty, !records.contains(where: { $0.schema.entity(named: entity) != nil }) {
+                let known = records.last.map { $0.schema.entities.map(\.name).joined(separator: ", ") } ?? ""
+                throw CLIError("the store has no entity named \(entity) (it has \(known))")
+            }
             let latestVersion = records.last.map { "\($0.version)" } ?? "?"
             let latestNumber = records.last?.number
             var printer = EventPrinter(format: format)
@@ -96,6 +106,8 @@ extension LogbookCommand {
                     printer.print(sequence: sequence, version: version, event: event)
                 }
             }
+            printer.flush()
+            if to == nil { try checkEndOfLog(options.store) }
         }
 
         static func isSchemaOrMarker(_ event: Event) -> Bool {

@@ -10,13 +10,21 @@ extension LogbookCommand {
                 Counts the batches of each log format version: a store written before format 2 \
                 keeps its version 1 batches after newer ones are appended. For a store written \
                 by the model layer, also lists the schema versions recorded in the log, with \
-                their fingerprints, and the migration stages that have run.
+                their fingerprints, and the migration stages that have run; the point the store \
+                recorded as durable; the tails earlier opens moved into quarantine; and whether \
+                the store is damaged or ends in a torn write.
+
+                \(ToolExit.help)
                 """
         )
 
         @OptionGroup var options: StoreOptions
 
         func run() throws {
+            try reportingErrors(info)
+        }
+
+        private func info() throws {
             try options.checkStore()
             let history = SchemaHistory()
             let modelStore = try Verify.holdsModelEvents(options.store)
@@ -63,8 +71,26 @@ extension LogbookCommand {
             } else if report.events > 0 {
                 print("schemas:   none recorded (the events are opaque bytes)")
             }
+            if let point = report.durablePoint {
+                print("durable:   sequence \(point.sequence) (recorded in \(DurableRecord.fileName))")
+            }
+            if !report.quarantinedTails.isEmpty {
+                print("quarantine: \(counted(report.quarantinedTails.count, "tail")) cut off by earlier opens")
+                for tail in report.quarantinedTails {
+                    print(
+                        "  \((tail.path as NSString).lastPathComponent)  \(tail.byteCount) bytes from \(tail.segmentName) at byte offset \(tail.offset)"
+                    )
+                }
+            }
             if !report.isSound {
-                print("damage:    \(report.damages.count) region(s); run `logbook verify` for details")
+                print(
+                    "damage:    the store is damaged: \(counted(report.damages.count, "region")); run `logbook verify` for details"
+                )
+                throw ExitCode(ToolExit.damaged)
+            }
+            if let tail = report.incompleteTail {
+                print("torn tail: \(tail) (\(tail.byteCount) bytes); the next open moves it into quarantine")
+                throw ExitCode(ToolExit.tornTail)
             }
         }
     }

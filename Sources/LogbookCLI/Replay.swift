@@ -10,6 +10,8 @@ extension LogbookCommand {
                 Replays the log with the same upcasting and projection code as the library, at the \
                 newest schema the store recorded, and prints every live object: its attributes and \
                 the identifiers it is related to.
+
+                \(ToolExit.help)
                 """
         )
 
@@ -25,6 +27,10 @@ extension LogbookCommand {
         var format: OutputFormat = .text
 
         func run() throws {
+            try reportingErrors(replay)
+        }
+
+        private func replay() throws {
             try options.checkStore()
             guard let projection = try Projection.replaying(LogReader(directory: options.store), through: asOf ?? .max)
             else {
@@ -34,6 +40,11 @@ extension LogbookCommand {
             if let entity, projection.table(named: entity) == nil {
                 let known = projection.tables.map(\.entity.name).joined(separator: ", ")
                 throw CLIError("the store has no entity named \(entity) (it has \(known))")
+            }
+            if let asOf, asOf > projection.lastSequence {
+                throw CLIError(
+                    "--as-of \(asOf) is past the end of the log: its last sequence number is \(projection.lastSequence)"
+                )
             }
             let json = JSONWriter()
             var output: [UInt8] = []
@@ -62,6 +73,7 @@ extension LogbookCommand {
                 }
             }
             FileHandle.standardOutput.write(Data(output))
+            if asOf == nil { try checkEndOfLog(options.store) }
         }
 
         private func text(_ entity: Schema.Entity, _ id: UInt64, _ row: Row) -> String {

@@ -19,9 +19,13 @@ extension LogbookCommand {
                 that is renamed into place at the end, so a salvage that fails or is interrupted \
                 leaves nothing under NEW's name.
 
-                Exit status: 0 when everything was kept; 1 when something was dropped; 2 when the \
-                salvage could not be done (DAMAGED is not a store, NEW exists, a read or write \
-                failed).
+                Tails that opens of DAMAGED moved into its quarantine directory are listed, not \
+                copied: they follow the log's last batch.
+
+                Exit status: 0 everything was kept; 1 something was dropped (the store is \
+                damaged); 2 the salvage could not be done (DAMAGED is not a store, NEW exists, a \
+                read or write failed); 3 only an incomplete batch at the end (a torn write) was \
+                dropped; 64 bad arguments.
                 """
         )
 
@@ -43,13 +47,23 @@ extension LogbookCommand {
                 )
             } catch {
                 FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
-                throw ExitCode(2)
+                throw ExitCode(ToolExit.error)
             }
             for entry in report.entries {
                 print(Self.line(entry))
             }
+            for tail in report.quarantinedTails {
+                print(
+                    "quarantined  \(tail.path): \(tail.byteCount) bytes cut from \(tail.segmentName) at byte offset \(tail.offset) by an earlier open; not copied"
+                )
+            }
             print(Self.summary(report, new: new))
-            if !report.keptEverything { throw ExitCode.failure }
+            if report.dropped.allSatisfy({ if case .tornTail = $0.disposition { true } else { false } }),
+                !report.keptEverything
+            {
+                throw ExitCode(ToolExit.tornTail)
+            }
+            if !report.keptEverything { throw ExitCode(ToolExit.damaged) }
         }
 
         static func line(_ entry: SalvageReport.Entry) -> String {
@@ -90,10 +104,4 @@ extension LogbookCommand {
             return text
         }
     }
-}
-
-/// "1 batch", "2 batches", "0 events".
-private func counted(_ count: Int, _ noun: String) -> String {
-    if count == 1 { return "1 \(noun)" }
-    return "\(count) \(noun)" + (noun.hasSuffix("ch") ? "es" : "s")
 }

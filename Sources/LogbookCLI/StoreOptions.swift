@@ -28,10 +28,21 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
-/// An error the tool reports as one line on stderr, exiting with status 1.
+/// An error the tool reports as one line on stderr, exiting with `status` (by default
+/// ``ToolExit/error``).
 struct CLIError: Error, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    var status: Int32
+    init(_ description: String, status: Int32 = ToolExit.error) {
+        self.description = description
+        self.status = status
+    }
+}
+
+/// "1 batch", "2 batches", "0 events".
+func counted(_ count: Int, _ noun: String) -> String {
+    if count == 1 { return "1 \(noun)" }
+    return "\(count) \(noun)" + (noun.hasSuffix("ch") ? "es" : "s")
 }
 
 /// Formats a byte count for people.

@@ -9,6 +9,8 @@ extension LogbookCommand {
             discussion: """
                 Reads while another process writes: with --follow, new events are printed as the \
                 writer appends them, whole batches at a time, until the tool is interrupted.
+
+                \(ToolExit.help)
                 """
         )
 
@@ -24,6 +26,10 @@ extension LogbookCommand {
         var format: OutputFormat = .text
 
         func run() throws {
+            try reportingErrors(tail)
+        }
+
+        private func tail() throws {
             try options.checkStore()
             let reader = LogReader(directory: options.store)
             let report = try LogVerifier.verify(directory: options.store)
@@ -49,7 +55,10 @@ extension LogbookCommand {
                     printer.flush()
                 }
                 printer.flush()
-                guard follow else { return }
+                guard follow else {
+                    try checkEndOfLog(options.store)
+                    return
+                }
                 usleep(100_000)
             }
         }

@@ -9,9 +9,14 @@ extension LogbookCommand {
             discussion: """
                 Checks the framing, checksum, decompression and event framing of every batch, \
                 that every event of a store written by the model layer decodes, and that sequence \
-                numbers run without a gap. Exits with 0 when the store is sound and with 1 otherwise, naming each damaged segment and byte offset. An incomplete batch \
-                at the very end (a write cut short by a crash, which the next open cuts off, or one \
-                still being written) is noted but does not make the store unsound.
+                numbers run without a gap, and that the log reaches the point the store recorded \
+                as durable. Prints `sound` only when every batch checks out. Names each damaged \
+                segment and byte offset; reports an incomplete batch at the very end (a write cut \
+                short by a crash, which the next open moves into the store's quarantine \
+                directory, or one still being written) with its offset and size; lists the tails \
+                earlier opens moved into quarantine.
+
+                \(ToolExit.help)
                 """
         )
 
@@ -27,6 +32,10 @@ extension LogbookCommand {
         var checksumsOnly = false
 
         func run() throws {
+            try reportingErrors(verify)
+        }
+
+        private func verify() throws {
             try options.checkStore()
             let showProgress = isatty(STDERR_FILENO) != 0
             let start = Date()
@@ -48,11 +57,16 @@ extension LogbookCommand {
             let range =
                 report.firstSequence.flatMap { first in report.lastSequence.map { "\(first)...\($0)" } } ?? "none"
             print(
-                "checked \(report.segments) segments, \(report.batches) batches, \(report.events) events (sequence \(range)), \(formatBytes(report.storedBytes)) stored, \(formatBytes(report.payloadBytes)) of payload in \(String(format: "%.3f", seconds)) s"
+                "checked \(counted(report.segments, "segment")), \(counted(report.batches, "batch")), \(counted(report.events, "event")) (sequence \(range)), \(formatBytes(report.storedBytes)) stored, \(formatBytes(report.payloadBytes)) of payload in \(String(format: "%.3f", seconds)) s"
             )
             if let tail = report.incompleteTail {
                 print(
-                    "note: incomplete batch at the end of the log: \(tail) (\(tail.byteCount) bytes); the next open cuts it off"
+                    "torn tail: incomplete batch at the end of the log: \(tail) (\(tail.byteCount) bytes); the next open moves it into the store's quarantine directory"
+                )
+            }
+            for tail in report.quarantinedTails {
+                print(
+                    "quarantined: \(tail.path): \(tail.byteCount) bytes cut from \(tail.segmentName) at byte offset \(tail.offset) by an earlier open"
                 )
             }
             for damage in report.damages {
@@ -63,12 +77,15 @@ extension LogbookCommand {
             } else if !decodesEvents && report.events > 0 {
                 print("note: the log records no schema, so its events were checked as opaque bytes")
             }
-            if report.isSound {
-                print("sound")
-            } else {
-                print("unsound: \(report.damages.count) damaged region(s)")
-                throw ExitCode.failure
+            if !report.isSound {
+                print("unsound: \(counted(report.damages.count, "damaged region"))")
+                throw ExitCode(ToolExit.damaged)
             }
+            if report.incompleteTail != nil {
+                print("incomplete: every batch is sound, but a torn write ends the log")
+                throw ExitCode(ToolExit.tornTail)
+            }
+            print("sound")
         }
 
         /// Whether the store's first event is a schema record: a store written by the model

@@ -300,12 +300,12 @@ struct SampleTripsGoldenStoreTests {
     }
 
     @Test(arguments: [
-        ("sampletrips-v1", "1 batches, 20 events"), ("sampletrips-v2", "6 batches, 20 events"),
-        ("sampletrips-v1-format-2", "1 batches, 20 events"), ("sampletrips-v2-format-2", "6 batches, 20 events"),
+        ("sampletrips-v1", "1 batch, 20 events"), ("sampletrips-v2", "6 batches, 20 events"),
+        ("sampletrips-v1-format-2", "1 batch, 20 events"), ("sampletrips-v2-format-2", "6 batches, 20 events"),
     ])
     func theFixturesAreSoundAndHoldOnlyWhatTheyWereMadeWith(name: String, content: String) throws {
         let verify = try ToolProcess.run(["verify", GoldenStoreTests.fixtures.appendingPathComponent(name).path])
         #expect(verify.status == 0)
-        #expect(verify.stdout.contains("1 segments, \(content)"))
+        #expect(verify.stdout.contains("checked 1 segment, \(content)"))
     }
 }

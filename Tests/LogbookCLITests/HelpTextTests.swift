@@ -40,7 +40,13 @@ struct HelpTextTests {
         Counts the batches of each log format version: a store written before format 2
         keeps its version 1 batches after newer ones are appended. For a store written
         by the model layer, also lists the schema versions recorded in the log, with
-        their fingerprints, and the migration stages that have run.
+        their fingerprints, and the migration stages that have run; the point the store
+        recorded as durable; the tails earlier opens moved into quarantine; and whether
+        the store is damaged or ends in a torn write.
+
+        Exit status: 0 the store is sound; 1 the store is damaged; 2 the command could
+        not run (no store, unreadable, unknown entity); 3 every batch is sound but an
+        incomplete batch (a torn write) ends the log; 64 bad arguments.
 
         USAGE: logbook info <store>
 
@@ -60,6 +66,10 @@ struct HelpTextTests {
         attributes under their new names, removed ones left out), unless --raw. With
         --format json, each event is one JSON object on its own line (NDJSON) with seq,
         schemaVersion, kind, entity, id, attributes and relationships.
+
+        Exit status: 0 the store is sound; 1 the store is damaged; 2 the command could
+        not run (no store, unreadable, unknown entity); 3 every batch is sound but an
+        incomplete batch (a torn write) ends the log; 64 bad arguments.
 
         USAGE: logbook dump <store> [--format <format>] [--raw] [--from <from>] [--to <to>] [--entity <entity>]
 
@@ -86,6 +96,10 @@ struct HelpTextTests {
         the newest schema the store recorded, and prints every live object: its
         attributes and the identifiers it is related to.
 
+        Exit status: 0 the store is sound; 1 the store is damaged; 2 the command could
+        not run (no store, unreadable, unknown entity); 3 every batch is sound but an
+        incomplete batch (a torn write) ends the log; 64 bad arguments.
+
         USAGE: logbook replay <store> [--entity <entity>] [--as-of <as-of>] [--format <format>]
 
         ARGUMENTS:
@@ -107,7 +121,12 @@ struct HelpTextTests {
         after.
 
         Reads while another process writes: with --follow, new events are printed as
-        the writer appends them, whole batches at a time, until the tool is interrupted.
+        the writer appends them, whole batches at a time, until the tool is
+        interrupted.
+
+        Exit status: 0 the store is sound; 1 the store is damaged; 2 the command could
+        not run (no store, unreadable, unknown entity); 3 every batch is sound but an
+        incomplete batch (a torn write) ends the log; 64 bad arguments.
 
         USAGE: logbook tail <store> [--lines <lines>] [--follow] [--format <format>]
 
@@ -120,6 +139,37 @@ struct HelpTextTests {
           --follow                Keep printing events as they are appended.
           --format <format>       Output format: text or json. (values: text, json;
                                   default: text)
+          --version               Show the version.
+          -h, --help              Show help information.
+
+
+        """,
+        "verify": """
+        OVERVIEW: Check every batch of a store.
+
+        Checks the framing, checksum, decompression and event framing of every batch,
+        that every event of a store written by the model layer decodes, and that
+        sequence numbers run without a gap, and that the log reaches the point the
+        store recorded as durable. Prints `sound` only when every batch checks out.
+        Names each damaged segment and byte offset; reports an incomplete batch at the
+        very end (a write cut short by a crash, which the next open moves into the
+        store's quarantine directory, or one still being written) with its offset and
+        size; lists the tails earlier opens moved into quarantine.
+
+        Exit status: 0 the store is sound; 1 the store is damaged; 2 the command could
+        not run (no store, unreadable, unknown entity); 3 every batch is sound but an
+        incomplete batch (a torn write) ends the log; 64 bad arguments.
+
+        USAGE: logbook verify <store> [--checksums-only]
+
+        ARGUMENTS:
+          <store>                 The store directory.
+
+        OPTIONS:
+          --checksums-only        Check headers, checksums and sequence numbers only,
+                                  without decompressing payloads or decoding events:
+                                  several times faster, and still catches every flipped
+                                  bit the checksum covers.
           --version               Show the version.
           -h, --help              Show help information.
 
@@ -168,9 +218,13 @@ struct HelpTextTests {
         it that is renamed into place at the end, so a salvage that fails or is
         interrupted leaves nothing under NEW's name.
 
-        Exit status: 0 when everything was kept; 1 when something was dropped; 2 when
-        the salvage could not be done (DAMAGED is not a store, NEW exists, a read or
-        write failed).
+        Tails that opens of DAMAGED moved into its quarantine directory are listed, not
+        copied: they follow the log's last batch.
+
+        Exit status: 0 everything was kept; 1 something was dropped (the store is
+        damaged); 2 the salvage could not be done (DAMAGED is not a store, NEW exists,
+        a read or write failed); 3 only an incomplete batch at the end (a torn write)
+        was dropped; 64 bad arguments.
 
         USAGE: logbook salvage <damaged> <new>
 
@@ -187,7 +241,7 @@ struct HelpTextTests {
         """,
     ]
 
-    @Test(arguments: ["logbook", "info", "dump", "replay", "tail", "demo", "salvage"])
+    @Test(arguments: ["logbook", "info", "dump", "replay", "tail", "verify", "demo", "salvage"])
     func helpIsPinned(command: String) throws {
         let arguments = command == "logbook" ? ["--help"] : [command, "--help"]
         let outcome = try ToolProcess.run(arguments)

@@ -90,7 +90,7 @@ struct InspectionTests {
             ]
         )
         let unknown = try ToolProcess.run(["replay", store, "--entity", "Hotel"])
-        #expect(unknown.status == 1)
+        #expect(unknown.status == 2)
         #expect(
             unknown.stderr
                 == "Error: the store has no entity named Hotel (it has BucketListItem, LivingAccommodation, Trip)\n"

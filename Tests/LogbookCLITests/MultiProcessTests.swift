@@ -158,7 +158,7 @@ struct MigrationCrashTests {
             #expect(try Data(contentsOf: segment) == before, "round \(round): nothing of the stage was written")
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: store).sorted() == [
-                    "00000000000000000001.log", "LOCK",
+                    "00000000000000000001.log", "LOCK", "durable",
                 ]
             )
         }

@@ -91,7 +91,7 @@ struct SalvageToolTests {
         try handle.write(contentsOf: Data([0x4C, 0x47, 0x42, 0x4B, 1, 0, 0]))
         try handle.close()
         let outcome = try ToolProcess.run(["salvage", damaged, new])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 3, "only a torn tail was dropped")
         #expect(
             outcome.stdout.contains(
                 "dropped  \(last.path) at byte offset \(size.int64Value), 7 bytes: sequence unknown, event count unknown; incomplete batch at the end of the log (a torn write): batch header cut short: 7 of 32 bytes"

@@ -24,6 +24,7 @@ import Logging
 /// - ``allowsSave``
 /// - ``durability``
 /// - ``Durability``
+/// - ``damagedTailPolicy``
 /// - ``logger``
 public struct ModelConfiguration: Sendable {
     /// When a save reaches the disk.
@@ -46,8 +47,14 @@ public struct ModelConfiguration: Sendable {
     public var allowsSave: Bool
     /// When a save reaches the disk.
     public var durability: Durability
-    /// Where Logbook reports what it repaired on open (a torn write cut off after a crash) and
-    /// failed autosaves. Defaults to a logger that discards everything.
+    /// What opening the store does when the last batch of the log is damaged rather than torn:
+    /// throw (``DamagedTailPolicy/refuse``, the default) or move it into the store's
+    /// `quarantine` directory and go on (``DamagedTailPolicy/quarantine``). A torn write is
+    /// always moved into quarantine. See <doc:Recovery>.
+    public var damagedTailPolicy: DamagedTailPolicy = .refuse
+    /// Where Logbook reports what it recovered on open (a torn write moved into quarantine after
+    /// a crash, see ``ModelContainer/recoveryReport``) and failed autosaves, at warning level.
+    /// Defaults to a logger that discards everything.
     public var logger: Logger
     /// The size in bytes past which the log starts a new segment file; 64 MiB by default.
     ///

@@ -50,6 +50,7 @@ import Foundation
 /// ### Inspecting
 /// - ``schema``
 /// - ``configurations``
+/// - ``recoveryReport``
 public final class ModelContainer: Sendable {
     /// The schema of the container's models.
     public let schema: Schema
@@ -74,7 +75,10 @@ public final class ModelContainer: Sendable {
     ///     to `default.store` in the current directory.
     /// - Throws: ``LogbookError`` when the store is locked by another process
     ///   (``LogbookError/Code/storeLocked``), damaged (``LogbookError/Code/corruption``, naming
-    ///   segment and byte offset), written with a schema the plan does not know
+    ///   segment and byte offset; a damaged last batch or a log that ends before the point the
+    ///   store recorded as durable also names the sequence numbers at risk, unless the
+    ///   configuration's ``ModelConfiguration/damagedTailPolicy`` is
+    ///   ``DamagedTailPolicy/quarantine``), written with a schema the plan does not know
     ///   (``LogbookError/Code/schemaMismatch``), or open in this process with another schema or
     ///   migration plan (``LogbookError/Code/schemaMismatch``, naming both); ``SchemaError``
     ///   when the models do not form a valid schema.
@@ -164,6 +168,20 @@ public final class ModelContainer: Sendable {
 
     deinit {
         if let registration { StoreRegistry.shared.release(registration) }
+    }
+
+    /// What opening the store recovered: the bytes a torn write (or, when the configuration
+    /// allows it, damage) left at the end of the log, moved into the store's `quarantine`
+    /// directory. Empty when the log was whole, and for a store in memory.
+    ///
+    /// ```swift
+    /// let container = try ModelContainer(for: Trip.self, configurations: configuration)
+    /// if let tail = container.recoveryReport.quarantinedTail {
+    ///     print("recovered after a crash: \(tail)")
+    /// }
+    /// ```
+    public var recoveryReport: RecoveryReport {
+        store.log?.recovery.report ?? RecoveryReport()
     }
 
     /// The context bound to the main actor, created on first use, with autosave enabled.

@@ -121,6 +121,7 @@ final class Store: Sendable {
             logConfiguration.logger = configuration.logger
             logConfiguration.syscalls = configuration.syscalls
             logConfiguration.segmentSize = configuration.segmentSize
+            logConfiguration.damagedTailPolicy = configuration.damagedTailPolicy
             let log = try EventLog(directory: directory, configuration: logConfiguration)
             self.sink = .log(log)
             self.location = directory

@@ -15,7 +15,9 @@ import Darwin
 /// plus a `LOCK` file that the one writer holds with `flock`. ``append(_:)`` frames a batch of
 /// encoded events, writes it with one `pwrite` and, by default, returns only once `fdatasync`
 /// has put it on disk. Opening recovers from a crash: a torn batch at the very end of the log is
-/// cut off and reported through the logger; any other damage throws.
+/// copied into the store's quarantine directory, cut off and reported through the logger; any
+/// other damage throws (see ``Recovery``). The writer records the last batch it knows to be on
+/// disk in the store's durable record (``DurableRecord``) when it closes and every so often.
 ///
 /// The log is safe to share between threads: appends are serialised by a mutex.
 package final class EventLog: Sendable {
@@ -32,6 +34,18 @@ package final class EventLog: Sendable {
         var endOffset: Int64
         var nextSequence: UInt64
         var failure: LogbookError?
+        /// The first sequence number of the segment appends go to.
+        var segmentFirstSequence: UInt64
+        /// The last batch appended, once it is on disk (or, when appends are relaxed, written).
+        var lastBatch: DurablePoint?
+        /// The point the durable record holds.
+        var recorded: DurablePoint?
+        /// Bytes and appends since the record was written.
+        var bytesSinceRecord = 0
+        var appendsSinceRecord = 0
+        /// Whether a segment sealed by relaxed appends could not be synced, so that no later point
+        /// can be recorded until a reopen.
+        var unsyncedSealedSegment = false
     }
 
     /// Opens the store in `directory` for writing, creating it when allowed, and recovers it.
@@ -49,7 +63,7 @@ package final class EventLog: Sendable {
         do throws(LogbookError) {
             recovery = try Recovery.recover(directory: directory, configuration: configuration)
             if let last = recovery.lastSegment {
-                segment = try SystemFile.open(last.path, flags: O_RDWR, syscalls: syscalls)
+                segment = try SegmentDirectory.open(last, writable: true, syscalls: syscalls)
             }
         } catch {
             lock.release()
@@ -64,7 +78,10 @@ package final class EventLog: Sendable {
                 segment: segment,
                 endOffset: recovery.endOffset,
                 nextSequence: recovery.nextSequence,
-                failure: nil
+                failure: nil,
+                segmentFirstSequence: recovery.lastSegment?.firstSequence ?? LogFormat.firstSequence,
+                lastBatch: recovery.lastBatch,
+                recorded: recovery.durablePoint
             )
         )
     }
@@ -146,9 +163,15 @@ package final class EventLog: Sendable {
             {
                 let path = SegmentDirectory.join(directory, SegmentDirectory.fileName(forFirstSequence: first))
                 let file = try SystemFile.open(path, flags: O_RDWR | O_CREAT | O_EXCL, syscalls: configuration.syscalls)
+                if configuration.durability == .relaxed, let sealed = state.segment {
+                    // Relaxed appends are flushed once per segment, so that the durable record
+                    // at close speaks for every sealed segment too.
+                    do throws(LogbookError) { try sealed.syncData() } catch { state.unsyncedSealedSegment = true }
+                }
                 state.segment?.close()
                 state.segment = file
                 state.endOffset = 0
+                state.segmentFirstSequence = first
                 createdSegment = true
             }
             guard let segment = state.segment else { preconditionFailure("a segment was opened above") }
@@ -192,6 +215,20 @@ package final class EventLog: Sendable {
             }
             state.endOffset = offset + Int64(frame.count)
             state.nextSequence = header.lastSequence &+ 1
+            state.lastBatch = DurablePoint(
+                sequence: header.lastSequence,
+                checksum: header.checksum,
+                location: DurablePoint.Location(segmentFirstSequence: state.segmentFirstSequence, offset: offset),
+                source: directory
+            )
+            state.bytesSinceRecord += frame.count
+            state.appendsSinceRecord += 1
+            if configuration.durability == .durable
+                && (state.bytesSinceRecord >= configuration.durableRecordBytes
+                    || state.appendsSinceRecord >= configuration.durableRecordAppends)
+            {
+                recordDurablePoint(&state)
+            }
             return first...header.lastSequence
         }
     }
@@ -200,10 +237,45 @@ package final class EventLog: Sendable {
     /// does nothing.
     package func close() {
         state.withLock { state in
+            // Only what this writer appended: an open that appends nothing writes nothing.
+            if state.lock != nil && state.failure == nil && state.appendsSinceRecord > 0
+                && state.lastBatch != state.recorded
+            {
+                if configuration.durability == .durable {
+                    recordDurablePoint(&state)
+                } else if !state.unsyncedSealedSegment, let segment = state.segment {
+                    // Relaxed appends reach the disk here, with the names of the segments they made.
+                    do throws(LogbookError) {
+                        try segment.syncData()
+                        try SegmentDirectory.syncDirectory(directory, syscalls: configuration.syscalls)
+                        recordDurablePoint(&state)
+                    } catch {
+                        configuration.logger.warning("could not flush the log at close: \(error)")
+                    }
+                }
+            }
             state.segment?.close()
             state.segment = nil
             state.lock?.release()
             state.lock = nil
+        }
+    }
+
+    /// Writes the last batch on disk to the store's durable record. A failure is only logged: the
+    /// record is a check for later opens, and the one already there stays true, since the log
+    /// only grows.
+    private func recordDurablePoint(_ state: inout WriterState) {
+        guard let point = state.lastBatch else { return }
+        do throws(LogbookError) {
+            try DurableRecord.write(point, in: directory, syscalls: configuration.syscalls)
+            state.recorded = point
+            state.bytesSinceRecord = 0
+            state.appendsSinceRecord = 0
+        } catch {
+            configuration.logger.warning(
+                "could not record how far the log is on disk",
+                metadata: ["store": "\(directory)", "error": "\(error)"]
+            )
         }
     }
 

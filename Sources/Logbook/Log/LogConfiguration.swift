@@ -34,6 +34,13 @@ package struct LogConfiguration: Sendable {
     package var createIfMissing = true
     /// How long an open waits for the writer lock before it reports the store as locked.
     package var lockTimeout = 0.25
+    /// What an open does with a damaged (not torn) batch at the end of the log.
+    package var damagedTailPolicy: DamagedTailPolicy = .refuse
+    /// The bytes appended after which the writer records its durable point again
+    /// (``DurableRecord``); it also records it when it closes.
+    package var durableRecordBytes = 16 << 20
+    /// The appends after which the writer records its durable point again.
+    package var durableRecordAppends = 1024
     /// Where recovery reports what it cut off.
     package var logger = Logger(label: "Logbook", factory: { _ in SwiftLogNoOpLogHandler() })
     package var syscalls: any Syscalls = PosixSyscalls()

@@ -1,8 +1,8 @@
 /// Damage found in a segment file: where it is and what is wrong.
 ///
 /// The reader describes damage to a ``CorruptionReporter``; policy sits above it. Opening a store
-/// cuts off a torn batch at the very end of the log and throws on anything else, while
-/// verification collects every report.
+/// moves a torn batch at the very end of the log into quarantine and throws on anything else,
+/// while verification collects every report.
 package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
     /// What is wrong with the bytes.
     package enum Reason: Error, Hashable, Sendable, CustomStringConvertible {
@@ -25,6 +25,9 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
         case undecodableEvent(sequence: UInt64, detail: String)
         /// A system call failed while reading the bytes (for example `EIO` from a bad sector).
         case unreadable(String)
+        /// The log does not reach, or does not match, the point the store recorded as durable
+        /// (``DurablePoint``); or the record itself is damaged.
+        case durablePoint(String)
 
         package var description: String {
             switch self {
@@ -61,6 +64,8 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
                 return "event \(sequence) does not decode: \(detail)"
             case .unreadable(let detail):
                 return "unreadable: \(detail)"
+            case .durablePoint(let detail):
+                return detail
             }
         }
 
@@ -69,14 +74,16 @@ package struct LogDamage: Hashable, Sendable, CustomStringConvertible {
             return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
         }
 
-        /// Whether this damage could be a write cut short by a crash, if it is at the end of the log.
+        /// Whether this damage could be a write cut short by a crash, if it is at the end of the log:
+        /// only damage found before the checksum matched. Whether it is one is for
+        /// ``SegmentScanner/assessTail(_:)`` to say.
         var couldBeTornWrite: Bool {
             switch self {
             case .unsupportedVersion(_, let checksumMatches): return !checksumMatches
+            case .truncatedHeader, .badMagic, .lengthOutOfBounds, .truncatedPayload, .checksumMismatch: return true
             case .sequenceGap, .sequenceOverflow, .emptySealedSegment, .undecodableEvent, .unreadable,
-                .schemaRecordFlagMismatch:
+                .schemaRecordFlagMismatch, .unknownFlags, .decompressionFailed, .malformedEvents, .durablePoint:
                 return false
-            default: return true
             }
         }
     }

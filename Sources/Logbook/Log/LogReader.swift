@@ -153,7 +153,7 @@ package struct BatchCursor {
     private mutating func open(_ segment: SegmentFile) throws(LogbookError) {
         current = nil
         openFile = nil
-        let file = try SystemFile.open(segment.path, flags: O_RDONLY, syscalls: reader.syscalls)
+        let file = try SegmentDirectory.open(segment, writable: false, syscalls: reader.syscalls)
         openFile = OpenFile(file)
         current = (segment, try SegmentScanner(file: file, maximumBatchSize: reader.maximumBatchSize))
         if expected == nil { expected = segment.firstSequence }

@@ -22,6 +22,8 @@ extension LogVerifier {
         let eachBatch: ((Batch) -> Void)?
         var report = VerificationReport()
         var expected: UInt64?
+        /// The check of the store's durable point, fed every sound batch.
+        var durableCheck: DurablePointCheck?
         private var pending: [Pending] = []
         private var pendingBytes = 0
 
@@ -98,7 +100,9 @@ extension LogVerifier {
                 case .damaged(var damage):
                     var probe = scanner
                     let next = try probe.nextSoundBatch(after: damage.offset)
-                    if next == nil && isLast && damage.reason.couldBeTornWrite {
+                    if next == nil && isLast && damage.reason.couldBeTornWrite,
+                        try scanner.assessTail(damage).kind == .torn
+                    {
                         report.incompleteTail = damage
                         break scan
                     }
@@ -199,6 +203,7 @@ extension LogVerifier {
                 )
             }
             expected = header.lastSequence &+ 1
+            durableCheck?.note(header, segment: segment, offset: offset)
             report.batches += 1
             report.events += Int(header.eventCount)
             report.payloadBytes += Int64(header.uncompressedLength)

@@ -15,12 +15,20 @@ package struct VerificationReport: Sendable {
     package var lastSequence: UInt64?
     /// Damage that makes the store unsound, in the order it was found.
     package var damages: [LogDamage] = []
-    /// A batch at the very end of the log that is incomplete: torn by a crash (the next open cuts
-    /// it off) or still being written by another process. It does not make the store unsound.
+    /// A batch at the very end of the log that is incomplete: torn by a crash (the next open moves
+    /// it into quarantine) or still being written by another process. It does not make the store
+    /// unsound, but it is not a sound store either: see ``isWhole``.
     package var incompleteTail: LogDamage?
+    /// The point the store's durable record holds, if it has one.
+    package var durablePoint: DurablePoint?
+    /// The tails earlier opens cut off and kept in the store's quarantine directory.
+    package var quarantinedTails: [Quarantine.Tail] = []
 
     /// Whether every batch is intact and the sequence numbers run without a gap.
     package var isSound: Bool { damages.isEmpty }
+
+    /// Whether every batch checks out and nothing incomplete follows them.
+    package var isWhole: Bool { isSound && incompleteTail == nil }
 }
 
 /// Checks every batch of a store (framing, checksum, decompression, event framing and sequence
@@ -58,13 +66,49 @@ package enum LogVerifier {
         progress: (SegmentFile, Int64) -> Void = { _, _ in }
     ) throws(LogbookError) -> VerificationReport {
         var walk = Walk(decompress: decompress, checkEvent: checkEvent, eachBatch: eachBatch)
-        let segments = try SegmentDirectory.segments(in: directory, syscalls: syscalls)
+        // The record is read before the segments: a writer records only what it has written, so
+        // a point read first is never past the log read after it.
+        let segments: [SegmentFile]
+        do throws(LogbookError) {
+            walk.report.durablePoint = try DurableRecord.read(in: directory, syscalls: syscalls)
+            segments = try SegmentDirectory.segments(in: directory, syscalls: syscalls)
+        } catch  where error.code == .corruption {
+            walk.report.damages.append(
+                LogDamage(
+                    segment: error.path ?? directory,
+                    offset: 0,
+                    byteCount: 0,
+                    reason: .durablePoint(error.message)
+                )
+            )
+            segments = try SegmentDirectory.segments(in: directory, syscalls: syscalls)
+        }
+        walk.durableCheck = walk.report.durablePoint.map { DurablePointCheck($0) }
+        walk.report.quarantinedTails = Quarantine.tails(in: directory, syscalls: syscalls)
         walk.expected = segments.first?.firstSequence
         for (index, segment) in segments.enumerated() {
-            let file = try SystemFile.open(segment.path, flags: O_RDONLY, syscalls: syscalls)
+            let file = try SegmentDirectory.open(segment, writable: false, syscalls: syscalls)
             defer { file.close() }
             try walk.check(segment, file, isLast: index == segments.count - 1, maximumBatchSize: maximumBatchSize)
             progress(segment, walk.report.storedBytes)
+        }
+        if let check = walk.durableCheck, walk.report.isSound {
+            let end = walk.report.incompleteTail
+            if let error = check.problem(
+                logEnd: walk.report.lastSequence,
+                segment: end?.segment ?? segments.last?.path ?? directory,
+                offset: end?.offset ?? 0
+            ) {
+                walk.report.damages.append(
+                    LogDamage(
+                        segment: error.path ?? directory,
+                        offset: error.offset ?? 0,
+                        byteCount: end?.byteCount ?? 0,
+                        reason: .durablePoint(error.message)
+                    )
+                )
+                walk.report.incompleteTail = nil
+            }
         }
         return walk.report
     }

@@ -71,7 +71,9 @@ package enum Salvage {
             }
             renamed = true
             try SegmentDirectory.syncDirectory(SegmentDirectory.parent(of: destination), syscalls: syscalls)
-            return scan.report
+            var report = scan.report
+            report.quarantinedTails = Quarantine.tails(in: damaged, syscalls: syscalls)
+            return report
         } catch {
             if renamed { _ = syscalls.rename(destination, to: temporary) }
             removeStore(temporary, syscalls: syscalls)
@@ -193,7 +195,7 @@ private struct SalvageScan {
         let file: SystemFile
         var scanner: SegmentScanner
         do throws(LogbookError) {
-            file = try SystemFile.open(segment.path, flags: O_RDONLY, syscalls: syscalls)
+            file = try SegmentDirectory.open(segment, writable: false, syscalls: syscalls)
         } catch {
             recordDamage(LogDamage(segment: segment.path, offset: 0, byteCount: 0, reason: .unreadable("\(error)")))
             return
@@ -230,7 +232,9 @@ private struct SalvageScan {
                 run = nil
                 var probe = scanner
                 let next = try? probe.nextSoundBatch(after: damage.offset)
-                if next == nil && isLast && damage.reason.couldBeTornWrite {
+                if next == nil && isLast && damage.reason.couldBeTornWrite,
+                    (try? scanner.assessTail(damage).kind) == .torn
+                {
                     keeping = false
                     report.entries.append(
                         SalvageReport.Entry(

@@ -50,6 +50,9 @@ package struct SalvageReport: Sendable {
     package var entries: [Entry] = []
     /// The segment files read.
     package var segments = 0
+    /// The tails that opens of the damaged store cut off and kept in its quarantine directory:
+    /// salvage lists them, and never copies them, since they follow the log's last batch.
+    package var quarantinedTails: [Quarantine.Tail] = []
 
     /// The events, batches and sequence numbers copied into the new store.
     package var keptEvents: Int { entries.filter(\.isKept).reduce(0) { $0 + ($1.eventCount ?? 0) } }

@@ -51,6 +51,65 @@ package enum SegmentDirectory {
         }
     }
 
+    /// Opens a segment file, refusing anything that is not a regular file.
+    ///
+    /// A symbolic link is not followed (`O_NOFOLLOW`): it could lead out of the store, to
+    /// `/dev/zero` say, which would read as an endless run of zeros. A FIFO or a device is opened
+    /// without waiting for a writer (`O_NONBLOCK`, which changes nothing for a regular file) and
+    /// closed again at once.
+    ///
+    /// - Throws: ``LogbookError/Code/corruption`` naming the file and what it is, when it is not
+    ///   a regular file; ``LogbookError/Code/io`` when the open fails otherwise.
+    package static func open(
+        _ segment: SegmentFile,
+        writable: Bool,
+        syscalls: any Syscalls
+    ) throws(LogbookError) -> SystemFile {
+        let flags = (writable ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_NONBLOCK
+        let file: SystemFile
+        do throws(LogbookError) {
+            file = try SystemFile.open(segment.path, flags: flags, syscalls: syscalls)
+        } catch {
+            if let errno = error.cause as? Errno, errno == .tooManySymbolicLinks {
+                throw notASegment(segment.path, "a symbolic link")
+            }
+            if let errno = error.cause as? Errno, errno == .isADirectory {
+                throw notASegment(segment.path, "a directory")
+            }
+            throw error
+        }
+        switch syscalls.fileType(file.descriptor) {
+        case .success(let type) where type == S_IFREG:
+            return file
+        case .success(let type):
+            file.close()
+            throw notASegment(segment.path, describe(fileType: type))
+        case .failure(let errno):
+            file.close()
+            throw LogbookError.system("fstat", path: segment.path, errno)
+        }
+    }
+
+    private static func notASegment(_ path: String, _ what: String) -> LogbookError {
+        LogbookError(
+            .corruption,
+            "not a segment: the file is \(what), not a regular file; it is neither read nor followed",
+            path: path
+        )
+    }
+
+    private static func describe(fileType type: mode_t) -> String {
+        switch type {
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFDIR: return "a directory"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link"
+        default: return "of type 0o\(String(type, radix: 8))"
+        }
+    }
+
     /// Flushes a directory's entries, so that a created file's name survives a crash.
     package static func syncDirectory(_ directory: String, syscalls: any Syscalls) throws(LogbookError) {
         let handle = try SystemFile.open(directory, flags: O_RDONLY | O_DIRECTORY, syscalls: syscalls)

@@ -25,6 +25,8 @@ package struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     package static let exists = Errno(EEXIST)
     package static let noEntry = Errno(ENOENT)
     package static let notADirectory = Errno(ENOTDIR)
+    package static let tooManySymbolicLinks = Errno(ELOOP)
+    package static let isADirectory = Errno(EISDIR)
 
     package var description: String {
         guard let text = strerror(rawValue) else { return "errno \(rawValue)" }

@@ -24,6 +24,8 @@ package protocol Syscalls: Sendable {
     func ftruncate(_ fd: Int32, length: Int64) -> Result<Void, Errno>
     func flock(_ fd: Int32, operation: Int32) -> Result<Void, Errno>
     func fileSize(_ fd: Int32) -> Result<Int64, Errno>
+    /// The type bits of an open file's mode (`st_mode & S_IFMT`), from `fstat`.
+    func fileType(_ fd: Int32) -> Result<mode_t, Errno>
     func makeDirectory(_ path: String) -> Result<Void, Errno>
     func listDirectory(_ path: String) -> Result<[String], Errno>
     func unlink(_ path: String) -> Result<Void, Errno>
@@ -31,6 +33,14 @@ package protocol Syscalls: Sendable {
     /// Renames `source` to `destination` atomically; a destination that is an empty directory is
     /// replaced.
     func rename(_ source: String, to destination: String) -> Result<Void, Errno>
+}
+
+extension Syscalls {
+    /// The real `fstat`: the layers that tests put in place to change or fail what a file holds
+    /// leave a file's type alone.
+    package func fileType(_ fd: Int32) -> Result<mode_t, Errno> {
+        PosixSyscalls().fileType(fd)
+    }
 }
 
 /// The real system calls.
@@ -83,6 +93,12 @@ package struct PosixSyscalls: Syscalls {
         return .success(Int64(info.st_size))
     }
 
+    package func fileType(_ fd: Int32) -> Result<mode_t, Errno> {
+        var info = stat()
+        guard system_fstat(fd, &info) == 0 else { return .failure(.current) }
+        return .success(info.st_mode & S_IFMT)
+    }
+
     package func makeDirectory(_ path: String) -> Result<Void, Errno> {
         check(path.withCString { system_mkdir($0, 0o755) })
     }
@@ -91,10 +107,12 @@ package struct PosixSyscalls: Syscalls {
         guard let directory = path.withCString({ opendir($0) }) else { return .failure(.current) }
         defer { closedir(directory) }
         var names: [String] = []
+        // The name is read where it lies, up to its NUL: an entry's record may end before the
+        // `d_name` array's declared 256 bytes, so copying the whole array reads past it.
+        guard let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return .success([]) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            let start = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+            let name = String(cString: start)
             if name != "." && name != ".." { names.append(name) }
         }
         return .success(names)

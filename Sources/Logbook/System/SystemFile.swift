@@ -60,6 +60,26 @@ package struct SystemFile {
         return done
     }
 
+    /// Reads up to `count` bytes at `offset` into the start of `bytes`, fewer only at the end of
+    /// the file.
+    package func read(into bytes: inout [UInt8], count: Int, at offset: Int64) throws(LogbookError) -> Int {
+        precondition(count <= bytes.count, "the buffer holds the bytes asked for")
+        let result = bytes.withUnsafeMutableBytes { raw in
+            Result { () throws(LogbookError) in
+                try read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<count]), at: offset)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Writes every byte of `bytes` at `offset`, looping over short writes.
+    package func writeAll(_ bytes: ArraySlice<UInt8>, at offset: Int64) throws(LogbookError) {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(LogbookError) in try writeAll(raw, at: offset) }
+        }
+        try result.get()
+    }
+
     /// Writes every byte of `buffer` at `offset`, looping over short writes.
     package func writeAll(_ buffer: UnsafeRawBufferPointer, at offset: Int64) throws(LogbookError) {
         var done = 0

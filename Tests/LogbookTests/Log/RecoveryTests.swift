@@ -7,7 +7,8 @@ import Testing
 
 struct RecoveryTests {
     /// Writes `batches` batches of three events into one segment and returns the segment path and
-    /// the byte offset where each batch starts.
+    /// the byte offset where each batch starts. The store is left as a writer killed after its
+    /// last append leaves it, without a durable record of those batches.
     private func makeStore(_ directory: TemporaryDirectory, batches: Int = 4) throws -> (String, [Int]) {
         let log = try EventLog(directory: directory.path, configuration: testConfiguration())
         var offsets: [Int] = []
@@ -19,6 +20,7 @@ struct RecoveryTests {
             next = range.upperBound + 1
         }
         log.close()
+        try forgetDurablePoint(directory.path)
         return (segment, offsets)
     }
 
@@ -33,6 +35,7 @@ struct RecoveryTests {
             let events = (7..<40).map { Array(String(repeating: "event \($0); ", count: 8).utf8) }
             _ = try log.append(events, inPiecesOf: 256)
             log.close()
+            try forgetDurablePoint(directory.path)
         }
         let original = try ByteSurgery.bytes(of: segment)
         let header = try #require(original[lastStart...].withUnsafeBytes { BatchHeader.read(from: $0) })
@@ -43,7 +46,12 @@ struct RecoveryTests {
             let log = try EventLog(directory: directory.path, configuration: testConfiguration())
             #expect(log.nextSequence == 7, "cut at \(cut)")
             #expect(try ByteSurgery.size(of: segment) == lastStart, "cut at \(cut)")
+            if cut > lastStart {
+                let kept = try #require(log.recovery.report.quarantinedTail, "cut at \(cut)")
+                #expect(try ByteSurgery.bytes(of: kept.quarantinePath) == Array(original[lastStart..<cut]))
+            }
             log.close()
+            try forgetDurablePoint(directory.path)
             #expect(try readAll(directory.path).map(\.0) == Array(1...6), "cut at \(cut)")
         }
     }
@@ -59,8 +67,14 @@ struct RecoveryTests {
             #expect(log.nextSequence == 7, "cut at \(cut)")
             #expect(log.recovery.cutTail?.offset == (cut == lastStart ? nil : Int64(lastStart)), "cut at \(cut)")
             #expect(try ByteSurgery.size(of: segment) == lastStart)
+            if cut > lastStart {
+                let kept = try #require(log.recovery.report.quarantinedTail, "cut at \(cut)")
+                #expect(kept.wasTorn && kept.firstSequence == 7 && kept.offset == Int64(lastStart))
+                #expect(try ByteSurgery.bytes(of: kept.quarantinePath) == Array(original[lastStart..<cut]))
+            }
             #expect(try log.append([sampleEvent(99)]) == 7...7)
             log.close()
+            try forgetDurablePoint(directory.path)
             let read = try readAll(directory.path)
             #expect(read.map(\.0) == Array(1...7))
             #expect(read.last?.1 == sampleEvent(99))
@@ -79,6 +93,7 @@ struct RecoveryTests {
         #expect(entries.count == 1)
         #expect(entries.first?.level == .warning)
         #expect(entries.first?.message.description.contains("torn batch") == true)
+        #expect(entries.first?.metadata["quarantine"] != nil)
         #expect(entries.first?.metadata["offset"] == "\(offsets[3])")
         #expect(entries.first?.metadata["segment"] == "\(segment)")
     }
@@ -109,14 +124,27 @@ struct RecoveryTests {
     }
 
     @Test(arguments: [9, LogFormat.Offset.storedLength, LogFormat.Offset.storedLength + 3, LogFormat.headerSize + 3])
-    func flippedByteInTheLastBatchIsTreatedAsTorn(within: Int) throws {
+    func flippedByteInTheLastBatchStopsTheOpenUnlessQuarantineIsAllowed(within: Int) throws {
         let directory = TemporaryDirectory()
         let (segment, offsets) = try makeStore(directory)
         try ByteSurgery.flipByte(in: segment, at: offsets[3] + within)
-        let log = try EventLog(directory: directory.path, configuration: testConfiguration())
+        let damaged = try ByteSurgery.bytes(of: segment)
+        let error = #expect(throws: LogbookError.self) {
+            try EventLog(directory: directory.path, configuration: testConfiguration())
+        }
+        #expect(error?.code == .corruption)
+        #expect(error?.offset == Int64(offsets[3]))
+        #expect(error?.description.contains("logbook salvage") == true)
+        #expect(try ByteSurgery.bytes(of: segment) == damaged, "nothing is truncated")
+        var configuration = testConfiguration()
+        configuration.damagedTailPolicy = .quarantine
+        let log = try EventLog(directory: directory.path, configuration: configuration)
         #expect(log.nextSequence == 10)
         #expect(log.recovery.cutTail?.offset == Int64(offsets[3]))
         #expect(try ByteSurgery.size(of: segment) == offsets[3])
+        let kept = try #require(log.recovery.report.quarantinedTail)
+        #expect(!kept.wasTorn)
+        #expect(try ByteSurgery.bytes(of: kept.quarantinePath) == Array(damaged[offsets[3]...]))
     }
 
     @Test func damageInASealedSegmentStopsTheOpenEvenWhenItIsTheSegmentsLastBatch() throws {

@@ -213,8 +213,8 @@ struct SalvageTests {
         case .write: syscalls.inject(.fail(.noSpace), at: 3, on: .pwrite)
         case .fdatasync: syscalls.inject(.fail(.ioError), at: 2, on: .fdatasync)
         case .directoryFsync: syscalls.inject(.fail(.ioError), on: .fsync)
-        case .rename: syscalls.inject(.fail(.ioError), on: .rename)
-        case .parentFsync: syscalls.inject(.fail(.ioError), at: 3, on: .fsync)
+        case .rename: syscalls.inject(.fail(.ioError), at: 2, on: .rename)
+        case .parentFsync: syscalls.inject(.fail(.ioError), at: 5, on: .fsync)
         }
         var configuration = LogConfiguration()
         configuration.syscalls = syscalls

@@ -268,9 +268,10 @@ extension NotesPlanSuites {
                 let store = URL(fileURLWithPath: directory.child("case-\(point)"))
                 try FileManager.default.copyItem(at: template, to: store)
                 let syscalls = PowerLossSyscalls(powerFailsAt: point)
-                #expect(throws: (any Error).self, "power lost at call \(point) of \(calls)") {
-                    _ = try Self.state(store, through: TalkDedupePlan.self, syscalls: syscalls)
-                }
+                // The open fails where the power goes, except in the durable record written as
+                // the container closes, whose failure is only logged.
+                _ = try? Self.state(store, through: TalkDedupePlan.self, syscalls: syscalls)
+                #expect(syscalls.powerFailed, "power lost at call \(point) of \(calls)")
                 try syscalls.losePower(mode: mode, tearAt: Double(point % 7 + 1) / 8)
                 for open in ["first", "second"] {
                     let found = try Self.state(store, through: TalkDedupePlan.self)

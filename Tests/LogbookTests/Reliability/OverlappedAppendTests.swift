@@ -109,13 +109,14 @@ struct OverlappedAppendTests {
         in directory: TemporaryDirectory
     ) throws -> CountingFaultSyscalls {
         let counting = CountingFaultSyscalls()
-        do {
-            let context = ModelContext(try container(URL(fileURLWithPath: directory.child("probe")), counting))
-            try seed(context)
-            insertLarge(into: context)
-            try context.save()
-        }
+        let context = ModelContext(try container(URL(fileURLWithPath: directory.child("probe")), counting))
+        try seed(context)
+        insertLarge(into: context)
+        try context.save()
+        // Read while the container is open: closing it records the durable point, with calls of
+        // its own after the save's.
         let point = try #require(counting.points.last { $0.call.hasPrefix(call) })
+        withExtendedLifetime(context) {}
         return CountingFaultSyscalls(failing: point.number, with: fault)
     }
 }

@@ -45,3 +45,15 @@ func testConfiguration(
 func segmentPaths(_ directory: String) throws -> [String] {
     try LogReader(directory: directory).segments().map(\.path)
 }
+
+/// Removes the store's durable record, as a writer killed before it recorded its last batches
+/// leaves the store: an open can then tell nothing about those batches but what their bytes say.
+func forgetDurablePoint(_ directory: String) throws {
+    let path = SegmentDirectory.join(directory, DurableRecord.fileName)
+    if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+}
+
+/// The quarantined tails of a store, with their bytes.
+func quarantinedTails(_ directory: String) throws -> [(Quarantine.Tail, [UInt8])] {
+    try Quarantine.tails(in: directory).map { ($0, try ByteSurgery.bytes(of: $0.path)) }
+}
