@@ -105,7 +105,9 @@ public struct Target: Sendable, Hashable {
                 basis = " (median of the rounds' \(each))"
             } else {
                 func results(_ side: Side) -> [WorkloadResult] {
-                    report.entries.compactMap { $0.workload == target.workload && $0.side == side ? $0.measurement : nil }
+                    report.entries.compactMap { entry in
+                        entry.workload == target.workload && entry.side == side ? entry.measurement : nil
+                    }
                 }
                 ratio = target.ratio(logbook: results(.logbook), grdb: results(.grdb))
             }
