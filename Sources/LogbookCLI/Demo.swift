@@ -86,7 +86,17 @@ extension LogbookCommand {
             let itemCount = try context.fetchCount(FetchDescriptor<BucketListItem>())
             print("   \(trips.count) trips with unique names; \(itemCount) of \(items) bucket-list items kept")
             print()
-            print("The old events are still in the log, byte for byte: try `logbook verify \(store)`.")
+            print(
+                "The old events are still in the log, byte for byte: try `swift run logbook verify \(Self.shellWord(store))`."
+            )
+        }
+
+        /// `path` as one word of a shell command line: as it is when it holds nothing a shell
+        /// reads specially, otherwise in single quotes.
+        static func shellWord(_ path: String) -> String {
+            let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:,@%")
+            if !path.isEmpty && path.allSatisfy(plain.contains) { return path }
+            return "'" + path.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
         }
 
         /// Prints what opening an existing store through the plan would do, reading it only.

@@ -140,10 +140,22 @@ struct ToolTests {
         #expect(outcome.stdout.contains("3 trips with unique names; 9 of 9 bucket-list items kept"))
         #expect(outcome.stdout.contains("\"Kyoto in autumn\" to Kyoto and Nara"))
         #expect(outcome.stdout.contains("staying at Machiya Sanjo"), "the newer accommodation wins")
+        #expect(
+            outcome.stdout.hasSuffix("try `swift run logbook verify \(store)`.\n"),
+            "the closing hint is a command that works as printed"
+        )
         let verify = try ToolProcess.run(["verify", store])
         #expect(verify.status == 0)
         let again = try ToolProcess.run(["demo", store])
         #expect(again.status != 0)
         #expect(again.stderr.contains("already exists; give the demo a new path"))
+    }
+
+    @Test func theClosingHintQuotesAPathThatAShellWouldSplit() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("my trips.store")
+        let outcome = try ToolProcess.run(["demo", store])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.hasSuffix("try `swift run logbook verify '\(store)'`.\n"))
     }
 }

@@ -25,6 +25,9 @@ public struct ComparisonReport: Codable, Sendable {
     /// W4's own target measured again in pairs of fresh processes, run alternately: Logbook's
     /// migration of a copy of the V1 store, and its open of the V3 store (W2's "open only").
     public var migrationPairs: [MigrationPair] = []
+    /// Each round's ratio of every ``Target`` whose workload ran in rounds, by the target's
+    /// title: the figures the target is judged by (their median).
+    public var targetRounds: [String: [Double]] = [:]
 
     /// One migration and one V3 open, in processes started one after the other.
     public struct MigrationPair: Codable, Sendable {

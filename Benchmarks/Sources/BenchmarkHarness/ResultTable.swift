@@ -21,7 +21,7 @@ public enum ResultTable {
         }
         lines.append("")
         lines.append(contentsOf: table(report))
-        let own = appendCountingFrees(report) + migrationRatios(report)
+        let own = appendCountingFrees(report) + migrationRatios(report) + Target.lines(report)
         if !own.isEmpty {
             lines.append("")
             lines.append(contentsOf: own)

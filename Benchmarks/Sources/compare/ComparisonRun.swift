@@ -40,8 +40,8 @@ struct ComparisonRun {
         self.queries = queries
     }
 
-    /// The workloads that run ``rounds`` times: those whose ratio is a target of the
-    /// comparison's issue. One run of each swung by a tenth or more on a busy host.
+    /// The workloads that run ``rounds`` times: those whose ratio is a ``Target``. One run of
+    /// each swung by a tenth or more on a busy host.
     static let repeatedWorkloads: Set<WorkloadID> = [.w1DurableAppend, .w2OpenAndLoad, .w3PointLookups]
 
     /// Runs `workloads` in order, each on every side in turn, so that both sides meet the
@@ -86,6 +86,12 @@ struct ComparisonRun {
             }
             if count > 1, errors.isEmpty {
                 report.notes.append(Rounds.note(workload, measured, sides: implemented))
+                for target in Target.all where target.workload == workload {
+                    report.targetRounds[target.title] = target.roundRatios(
+                        logbook: measured[.logbook] ?? [],
+                        grdb: measured[.grdb] ?? []
+                    )
+                }
             }
         }
     }

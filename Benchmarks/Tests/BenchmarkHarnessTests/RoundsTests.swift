@@ -48,3 +48,48 @@ struct RoundsTests {
         #expect(!note.contains("÷"))
     }
 }
+
+struct TargetTests {
+    private func result(_ variant: String, _ seconds: Double, rss: Int? = nil) -> WorkloadResult {
+        var result = WorkloadResult(variant: variant, seconds: seconds, items: 700, unit: "objects")
+        result.peakResidentBytes = rss
+        return result
+    }
+
+    @Test func aTargetDividesByItsOwnGRDBVariantNotGRDBsHeadline() throws {
+        let w3 = try #require(Target.all.first { $0.workload == .w3PointLookups })
+        let logbook = [result("#Predicate", 0.1)]
+        let grdb = [result("query interface", 1.0), result("cached statement", 0.4)]
+        #expect(w3.ratio(logbook: logbook, grdb: grdb) == 4)
+        #expect(w3.isMet(by: 4) == false)
+        #expect(w3.isMet(by: 5))
+    }
+
+    @Test func w6ComparesPeakMemoryWithGRDBsFastestLoad() throws {
+        let w6 = try #require(Target.all.first { $0.title.hasPrefix("W6") })
+        let logbook = [result("open, fetch, touch", 0.5, rss: 300), result("open only", 0.3, rss: 250)]
+        let grdb = [result("associations", 3, rss: 500), result("3 requests, grouped", 2, rss: 400)]
+        #expect(w6.ratio(logbook: logbook, grdb: grdb) == 0.75)
+        #expect(w6.isMet(by: 0.75))
+        #expect(w6.isMet(by: 1.01) == false)
+    }
+
+    @Test func theReportJudgesATargetByTheMedianOfItsRounds() throws {
+        var report = ResultTableTests.report(logbook: true)
+        let w1 = try #require(Target.all.first { $0.workload == .w1DurableAppend })
+        report.targetRounds[w1.title] = [9, 12, 10.5]
+        let lines = Target.lines(report)
+        #expect(
+            lines.first
+                == "Target W1 durable append ≥ 10× GRDB (sync NORMAL): 10.50× (median of the rounds' 9.00×, 12.00×, 10.50×), met"
+        )
+        #expect(lines.contains("Target W3 lookups by unique name ≥ 5× GRDB's cached statement: not measured"))
+        #expect(ResultTable.render(report).contains(lines[0]))
+    }
+
+    @Test func withoutRoundsATargetIsJudgedByTheTablesRows() {
+        // The report's GRDB W1 row is "sync NORMAL", 5 s; Logbook's 0.5 s.
+        let lines = Target.lines(ResultTableTests.report(logbook: true))
+        #expect(lines.first == "Target W1 durable append ≥ 10× GRDB (sync NORMAL): 10.00×, met")
+    }
+}

@@ -41,7 +41,7 @@ import Foundation
 /// ## Topics
 ///
 /// ### Creating a container
-/// - ``init(for:migrationPlan:configurations:)-(any PersistentModel.Type...,_,_)``
+/// - ``init(for:migrationPlan:configurations:)-(PersistentModel....,_,_)``
 /// - ``init(for:migrationPlan:configurations:)-(Schema,_,_)``
 ///
 /// ### Contexts
@@ -96,7 +96,7 @@ public final class ModelContainer: Sendable {
     ///   - schema: The models' schema.
     ///   - migrationPlan: The versions the store may have been written with.
     ///   - configurations: Where the store lives; the first configuration is used.
-    /// - Throws: See ``init(for:migrationPlan:configurations:)-(any PersistentModel.Type...,_,_)``.
+    /// - Throws: See ``init(for:migrationPlan:configurations:)-(PersistentModel....,_,_)``.
     public init(
         for schema: Schema,
         migrationPlan: (any SchemaMigrationPlan.Type)? = nil,

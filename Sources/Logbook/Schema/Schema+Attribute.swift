@@ -121,8 +121,11 @@ extension Schema.Attribute {
         /// Recorded in the schema; the log stores the value inline in this release.
         public static let externalStorage = Option(.externalStorage)
 
-        /// The value is kept in the deletion event when its model is deleted, so that readers
-        /// of the history can tell which object went away.
+        /// The value is meant to stay readable in the history after its model is deleted, as in
+        /// SwiftData.
+        ///
+        /// Recorded in the schema; a deletion event records only the model's identifier in
+        /// this release.
         public static let preserveValueOnDeletion = Option(.preserveValueOnDeletion)
 
         /// Changes to the value are not part of the history that readers of the log consume.
