@@ -42,6 +42,22 @@ func dayNumber(_ date: Date) -> Int {
     Int((date.timeIntervalSince(boundaryBaseDate) / 86_400).rounded())
 }
 
+/// The talk's two stages, with these closures in the custom V1 → V2 one.
+func boundaryStages(
+    willMigrate: (@Sendable (ModelContext) throws -> Void)? = nil,
+    didMigrate: (@Sendable (ModelContext) throws -> Void)? = nil
+) -> [MigrationStage] {
+    [
+        .custom(
+            fromVersion: SampleTripsSchemaV1.self,
+            toVersion: SampleTripsSchemaV2.self,
+            willMigrate: willMigrate,
+            didMigrate: didMigrate
+        ),
+        SampleTripsMigrationPlan.migrateV2toV3,
+    ]
+}
+
 /// The trips sharing a name, by name, each group in fetch order.
 private func duplicates(_ trips: [TripV1]) -> [[TripV1]] {
     var groups: [String: [TripV1]] = [:]
@@ -59,22 +75,14 @@ private func latestEnding(_ group: [TripV1]) -> TripV1? {
 enum TalkDedupePlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { SampleTripsMigrationPlan.schemas }
     static var stages: [MigrationStage] {
-        [
-            .custom(
-                fromVersion: SampleTripsSchemaV1.self,
-                toVersion: SampleTripsSchemaV2.self,
-                willMigrate: { context in
-                    let trips = try context.fetch(FetchDescriptor<TripV1>())
-                    for group in duplicates(trips) {
-                        let kept = latestEnding(group)
-                        for trip in group where trip !== kept { context.delete(trip) }
-                    }
-                    try context.save()
-                },
-                didMigrate: nil
-            ),
-            SampleTripsMigrationPlan.migrateV2toV3,
-        ]
+        boundaryStages(willMigrate: { context in
+            let trips = try context.fetch(FetchDescriptor<TripV1>())
+            for group in duplicates(trips) {
+                let kept = latestEnding(group)
+                for trip in group where trip !== kept { context.delete(trip) }
+            }
+            try context.save()
+        })
     }
 }
 
@@ -82,25 +90,17 @@ enum TalkDedupePlan: SchemaMigrationPlan {
 enum MovingDedupePlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { SampleTripsMigrationPlan.schemas }
     static var stages: [MigrationStage] {
-        [
-            .custom(
-                fromVersion: SampleTripsSchemaV1.self,
-                toVersion: SampleTripsSchemaV2.self,
-                willMigrate: { context in
-                    let trips = try context.fetch(FetchDescriptor<TripV1>())
-                    for group in duplicates(trips) {
-                        guard let kept = latestEnding(group) else { continue }
-                        for trip in group where trip !== kept {
-                            for item in trip.bucketList ?? [] { item.trip = kept }
-                            context.delete(trip)
-                        }
-                    }
-                    try context.save()
-                },
-                didMigrate: nil
-            ),
-            SampleTripsMigrationPlan.migrateV2toV3,
-        ]
+        boundaryStages(willMigrate: { context in
+            let trips = try context.fetch(FetchDescriptor<TripV1>())
+            for group in duplicates(trips) {
+                guard let kept = latestEnding(group) else { continue }
+                for trip in group where trip !== kept {
+                    for item in trip.bucketList ?? [] { item.trip = kept }
+                    context.delete(trip)
+                }
+            }
+            try context.save()
+        })
     }
 }
 
@@ -108,22 +108,14 @@ enum MovingDedupePlan: SchemaMigrationPlan {
 enum RenamingPlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { SampleTripsMigrationPlan.schemas }
     static var stages: [MigrationStage] {
-        [
-            .custom(
-                fromVersion: SampleTripsSchemaV1.self,
-                toVersion: SampleTripsSchemaV2.self,
-                willMigrate: { context in
-                    let trips = try context.fetch(FetchDescriptor<TripV1>())
-                    for group in duplicates(trips) {
-                        let kept = latestEnding(group)
-                        for trip in group where trip !== kept { trip.name += " (earlier)" }
-                    }
-                    try context.save()
-                },
-                didMigrate: nil
-            ),
-            SampleTripsMigrationPlan.migrateV2toV3,
-        ]
+        boundaryStages(willMigrate: { context in
+            let trips = try context.fetch(FetchDescriptor<TripV1>())
+            for group in duplicates(trips) {
+                let kept = latestEnding(group)
+                for trip in group where trip !== kept { trip.name += " (earlier)" }
+            }
+            try context.save()
+        })
     }
 }
 
@@ -132,20 +124,12 @@ enum RenamingPlan: SchemaMigrationPlan {
 enum DidMigrateEditsPlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { SampleTripsMigrationPlan.schemas }
     static var stages: [MigrationStage] {
-        [
-            .custom(
-                fromVersion: SampleTripsSchemaV1.self,
-                toVersion: SampleTripsSchemaV2.self,
-                willMigrate: nil,
-                didMigrate: { context in
-                    let trips = try context.fetch(FetchDescriptor<TripV2>())
-                    didMigrateSaw.withLock { $0 = trips.map(\.name) }
-                    for trip in trips { trip.destination += " ✓" }
-                    try context.save()
-                }
-            ),
-            SampleTripsMigrationPlan.migrateV2toV3,
-        ]
+        boundaryStages(didMigrate: { context in
+            let trips = try context.fetch(FetchDescriptor<TripV2>())
+            didMigrateSaw.withLock { $0 = trips.map(\.name) }
+            for trip in trips { trip.destination += " ✓" }
+            try context.save()
+        })
     }
 }
 
@@ -153,33 +137,25 @@ enum DidMigrateEditsPlan: SchemaMigrationPlan {
 enum ScriptedPlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { SampleTripsMigrationPlan.schemas }
     static var stages: [MigrationStage] {
-        [
-            .custom(
-                fromVersion: SampleTripsSchemaV1.self,
-                toVersion: SampleTripsSchemaV2.self,
-                willMigrate: { context in
-                    let script = willMigrateScript.withLock { $0 }
-                    for edit in script {
-                        let trips = try context.fetch(FetchDescriptor<TripV1>())
-                        func trip(_ day: Int) -> TripV1? { trips.first { dayNumber($0.start_date) == day } }
-                        let items = try context.fetch(FetchDescriptor<SampleTripsSchemaV1.BucketListItem>())
-                        func item(_ title: String) -> SampleTripsSchemaV1.BucketListItem? {
-                            items.first { $0.title == title }
-                        }
-                        switch edit {
-                        case .rename(let day, let name): trip(day)?.name = name
-                        case .setDestination(let day, let destination): trip(day)?.destination = destination
-                        case .delete(let day): if let trip = trip(day) { context.delete(trip) }
-                        case .moveItem(let title, let day):
-                            if let item = item(title), let trip = trip(day) { item.trip = trip }
-                        case .deleteItem(let title): if let item = item(title) { context.delete(item) }
-                        }
-                    }
-                    try context.save()
-                },
-                didMigrate: nil
-            ),
-            SampleTripsMigrationPlan.migrateV2toV3,
-        ]
+        boundaryStages(willMigrate: { context in
+            let script = willMigrateScript.withLock { $0 }
+            for edit in script {
+                let trips = try context.fetch(FetchDescriptor<TripV1>())
+                func trip(_ day: Int) -> TripV1? { trips.first { dayNumber($0.start_date) == day } }
+                let items = try context.fetch(FetchDescriptor<SampleTripsSchemaV1.BucketListItem>())
+                func item(_ title: String) -> SampleTripsSchemaV1.BucketListItem? {
+                    items.first { $0.title == title }
+                }
+                switch edit {
+                case .rename(let day, let name): trip(day)?.name = name
+                case .setDestination(let day, let destination): trip(day)?.destination = destination
+                case .delete(let day): if let trip = trip(day) { context.delete(trip) }
+                case .moveItem(let title, let day):
+                    if let item = item(title), let trip = trip(day) { item.trip = trip }
+                case .deleteItem(let title): if let item = item(title) { context.delete(item) }
+                }
+            }
+            try context.save()
+        })
     }
 }

@@ -135,20 +135,27 @@ extension NotesPlanSuites {
             #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 400)
         }
 
-        @Test func itemsMovedToTheKeptTripBeforeTheDeleteStayWithIt() throws {
-            let directory = TemporaryDirectory()
-            let url = URL(fileURLWithPath: directory.child("trips.store"))
-            try Self.writeV1(url, Self.talkTrips())
+        /// The talk's trips after a dedupe that keeps the trip of each repeated name that ends
+        /// later, with the other's items moved to it.
+        static func keptLaterEndingWithEveryItem() -> [String: TripState] {
             var expected: [String: TripState] = [:]
             for k in 0..<180 {
                 guard k < 20 else {
-                    expected["Trip \(k)"] = Self.written(k)
+                    expected["Trip \(k)"] = written(k)
                     continue
                 }
                 let kept = k % 2 == 0 ? 180 + k : k
                 let items: Set = ["Item \(k).0", "Item \(k).1", "Item \(180 + k).0", "Item \(180 + k).1"]
-                expected["Trip \(k)"] = Self.written(kept, items: items)
+                expected["Trip \(k)"] = written(kept, items: items)
             }
+            return expected
+        }
+
+        @Test func itemsMovedToTheKeptTripBeforeTheDeleteStayWithIt() throws {
+            let directory = TemporaryDirectory()
+            let url = URL(fileURLWithPath: directory.child("trips.store"))
+            try Self.writeV1(url, Self.talkTrips())
+            let expected = Self.keptLaterEndingWithEveryItem()
             try expectMigrated(url, through: MovingDedupePlan.self, to: expected)
         }
 
@@ -209,16 +216,7 @@ extension NotesPlanSuites {
             let directory = TemporaryDirectory()
             let url = URL(fileURLWithPath: directory.child("trips.store"))
             try Self.writeV1(url, Self.talkTrips())
-            var expected: [String: TripState] = [:]
-            for k in 0..<180 {
-                guard k < 20 else {
-                    expected["Trip \(k)"] = Self.written(k)
-                    continue
-                }
-                let kept = k % 2 == 0 ? 180 + k : k
-                let items: Set = ["Item \(k).0", "Item \(k).1", "Item \(180 + k).0", "Item \(180 + k).1"]
-                expected["Trip \(k)"] = Self.written(kept, items: items)
-            }
+            let expected = Self.keptLaterEndingWithEveryItem()
             try expectMigrated(url, through: SampleTripsMigrationPlan.self, to: expected)
             let context = ModelContext(
                 try ModelContainer(
