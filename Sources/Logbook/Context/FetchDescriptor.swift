@@ -51,6 +51,7 @@ public struct FetchDescriptor<T: PersistentModel> {
 
     /// ``predicate``'s expression, kept apart so that a fetch reads it without copying the
     /// `Predicate<T>`, whose copy asks the runtime for its variadic generic metadata.
+    @usableFromInline
     var _expression: (any StandardPredicateExpression<Bool>)?
 
     /// Creates a descriptor.
@@ -58,6 +59,7 @@ public struct FetchDescriptor<T: PersistentModel> {
     /// - Parameters:
     ///   - predicate: Which models to fetch; `nil` fetches every model of the type.
     ///   - sortBy: The order of the results.
+    @inlinable
     public init(predicate: consuming Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {
         switch consume predicate {
         case .some(let predicate):

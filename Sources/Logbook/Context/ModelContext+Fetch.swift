@@ -19,6 +19,7 @@ extension ModelContext {
     ///   type, each made into an object.
     /// - Throws: An error evaluating the predicate, or ``SchemaError`` when a stored value no
     ///   longer converts to its property's type.
+    @inlinable
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         // Compiled into the caller, for its model type: the descriptor's generic parts are read
         // there, where their types are known, and only the predicate's expression reaches the
@@ -46,6 +47,7 @@ extension ModelContext {
     ///
     /// - Returns: `answered` false when the expression is not such an equality or the context
     ///   has unsaved changes, which a fetch must take into account.
+    @usableFromInline
     func _uniqueMatch<Expression: StandardPredicateExpression<Bool>, T: PersistentModel>(
         _ expression: Expression,
         _: T.Type
@@ -61,6 +63,7 @@ extension ModelContext {
 
     /// The generic `_uniqueMatch` for `$0.property == constant`, already read from
     /// the expression by `_keyPathEqualsConstant`.
+    @usableFromInline
     func _uniqueMatch<T: PersistentModel>(
         _ keyPath: AnyKeyPath,
         _ value: AttributeValue,
@@ -131,6 +134,7 @@ extension ModelContext {
     /// Compiled into the caller for its model type, where the expression's type is a constant:
     /// comparing it is one load, where reading an expression of a type unknown to the library
     /// goes through its generic metadata.
+    @inlinable
     func _keyPathEqualsConstant<T: PersistentModel>(
         _ expression: any StandardPredicateExpression<Bool>,
         _: T.Type
@@ -148,18 +152,17 @@ extension ModelContext {
         return nil
     }
 
+    @inlinable
     static func _keyPathAndValue<T: PersistentModel, Value: AttributeValueConvertible>(
         _ expression: any StandardPredicateExpression<Bool>,
         _: _KeyPathEquals<T, Value>.Type
     ) -> (AnyKeyPath, AttributeValue)? {
-        // The caller compared the expression's type: read it in place, without a dynamic cast.
-        _withUnsafePointer(to: expression) {
-            let equal = $0.assumingMemoryBound(to: _KeyPathEquals<T, Value>.self)
-            return (equal.pointee.lhs.keyPath, equal.pointee.rhs.value.attributeValue)
-        }
+        guard let equal = expression as? _KeyPathEquals<T, Value> else { return nil }
+        return (equal.lhs.keyPath, equal.rhs.value.attributeValue)
     }
 
     /// Every other fetch: see ``fetch(_:)``.
+    @usableFromInline
     func _fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         var (models, judgedOnStoredValues, sorted) = try candidates(descriptor)
         if let predicate = descriptor.predicate, !judgedOnStoredValues {

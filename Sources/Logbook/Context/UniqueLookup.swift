@@ -123,20 +123,8 @@ extension ModelContext {
 
 /// The type of `#Predicate { $0.property == constant }` on a model `T`, for a constant of type
 /// `Value`.
-
+@usableFromInline
 typealias _KeyPathEquals<T, Value: Equatable> = PredicateExpressions.Equal<
     PredicateExpressions.KeyPath<PredicateExpressions.Variable<T>, Value>,
     PredicateExpressions.Value<Value>
 >
-
-/// Calls `body` with the address of the value in an existential, without copying the value.
-
-func _withUnsafePointer<Result>(
-    to expression: any StandardPredicateExpression<Bool>,
-    _ body: (UnsafeRawPointer) -> Result
-) -> Result {
-    func open<Expression: StandardPredicateExpression<Bool>>(_ expression: Expression) -> Result {
-        withUnsafePointer(to: expression) { body(UnsafeRawPointer($0)) }
-    }
-    return open(expression)
-}

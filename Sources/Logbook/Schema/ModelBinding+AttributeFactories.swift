@@ -5,6 +5,7 @@
 
 extension _$PropertyBinding {
     /// Not API: an `@Attribute` of a scalar type, or an optional or array of one.
+    @inlinable
     public static func attribute<Value: AttributeValueConvertible>(
         _ name: String,
         keyPath: KeyPath<Model, Value> & Sendable,
@@ -146,6 +147,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: an `@Attribute(.unique)` of a type a unique constraint can hold.
+    @inlinable
     public static func uniqueAttribute<Value: _$UniqueAttributeValue>(
         _ name: String,
         keyPath: KeyPath<Model, Value> & Sendable,

@@ -77,6 +77,7 @@ extension _$PropertyBinding {
     /// `read` converts: a closure the model's module compiles for the property's type, as
     /// ``RelationshipAccessors`` are. Through the codec, each read passed the value through the
     /// runtime's generic machinery, about 170 instructions per attribute of every model saved.
+    @usableFromInline
     static func makeConvertibleAttribute<Value: AttributeValueConvertible>(
         _ name: String,
         _ keyPath: KeyPath<Model, Value> & Sendable,
@@ -105,6 +106,7 @@ extension _$PropertyBinding {
 
     /// The binding of a relationship: its declaration, its target type, and the closures that
     /// reach its backing field.
+    @usableFromInline
     static func makeRelationship(
         _ name: String,
         _ accessors: RelationshipAccessors<Model>,
@@ -143,7 +145,7 @@ extension _$PropertyBinding {
 /// How the context reads and writes a to-one relationship's one model, without an array. The
 /// closures are fields of a struct, not optionals of their own: a closure stored in an optional
 /// takes the most general calling convention, and every call went through a thunk back.
-
+@usableFromInline
 struct OneModelAccessors: Sendable {
     /// Reads the related model from the backing field, without observation or faults.
     let read: @Sendable (any PersistentModel) -> (any PersistentModel)?
@@ -151,6 +153,7 @@ struct OneModelAccessors: Sendable {
     /// change tracking.
     let write: @Sendable (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void
 
+    @usableFromInline
     init(
         read: @escaping @Sendable (any PersistentModel) -> (any PersistentModel)?,
         write: @escaping @Sendable (any PersistentModel, (any PersistentModel)?, _ observed: Bool) -> Void
@@ -168,7 +171,7 @@ struct OneModelAccessors: Sendable {
 /// value through the runtime's generic machinery (its type metadata, a buffer for it, its value
 /// witnesses): 170 to 310 instructions to read or set one relationship, which every change of a
 /// relationship and every save does several times per model.
-
+@usableFromInline
 struct RelationshipAccessors<Model: PersistentModel>: Sendable {
     let targetType: any PersistentModel.Type
     let isToMany: Bool
@@ -180,6 +183,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
     /// For a to-one relationship, its model alone; `nil` for the to-many shapes.
     let one: OneModelAccessors?
 
+    @usableFromInline
     init(
         targetType: any PersistentModel.Type,
         isToMany: Bool,
@@ -201,6 +205,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
     }
 
     /// Sets the backing field, inside the registrar's `withMutation` when `observed`.
+    @inlinable
     static func setField<Value>(
         _ model: Model,
         _ value: Value,
@@ -216,6 +221,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
     }
 
     /// An optional model: `var stay: LivingAccommodation?`.
+    @inlinable
     static func toOne<Target: PersistentModel>(
         _ keyPath: KeyPath<Model, Target?> & Sendable,
         _ get: @escaping @Sendable (Model) -> Target?,
@@ -242,6 +248,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
     }
 
     /// An array of models: `var bucketList: [BucketListItem]`.
+    @inlinable
     static func toMany<Target: PersistentModel>(
         _ keyPath: KeyPath<Model, [Target]> & Sendable,
         _ get: @escaping @Sendable (Model) -> [Target],
@@ -262,6 +269,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
 
     /// An optional array of models: `var bucketList: [BucketListItem]? = []`. Logbook writes an
     /// empty array, never `nil`.
+    @inlinable
     static func optionalToMany<Target: PersistentModel>(
         _ keyPath: KeyPath<Model, [Target]?> & Sendable,
         _ get: @escaping @Sendable (Model) -> [Target]?,
@@ -287,7 +295,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
 /// Related models as existentials, element by element: converting `[Target]` to
 /// `[any PersistentModel]` as a whole is a checked cast of every element in code that is not
 /// specialised.
-
+@inlinable
 func existentials<Target: PersistentModel>(_ models: [Target]) -> [any PersistentModel] {
     var erased: [any PersistentModel] = []
     erased.reserveCapacity(models.count)
@@ -298,7 +306,7 @@ func existentials<Target: PersistentModel>(_ models: [Target]) -> [any Persisten
 /// A to-one relationship's model, if any, as an array of existentials. `guard let` rather than
 /// `Optional.map`: in code that is not specialised, the generic `map` looked up the metadata of
 /// `Target?` on every call.
-
+@inlinable
 func existentials<Target: PersistentModel>(_ model: Target?) -> [any PersistentModel] {
     guard let model else { return [] }
     return [model]
@@ -306,7 +314,7 @@ func existentials<Target: PersistentModel>(_ model: Target?) -> [any PersistentM
 
 /// Related models as the target type, element by element: `map` here, in code that is not
 /// specialised, went through the generic collection machinery for every element.
-
+@inlinable
 func typed<Target: PersistentModel>(_ models: [any PersistentModel], as _: Target.Type) -> [Target] {
     var result: [Target] = []
     result.reserveCapacity(models.count)
@@ -317,7 +325,7 @@ func typed<Target: PersistentModel>(_ models: [any PersistentModel], as _: Targe
 /// The one model of a to-one relationship, given as an array, as the target type.
 ///
 /// - Precondition: At most one model, of the target type.
-
+@inlinable
 func single<Target: PersistentModel>(_ models: [any PersistentModel], as _: Target.Type) -> Target? {
     precondition(models.count <= 1, "A to-one relationship holds at most one model")
     guard let model = models.first else { return nil }
@@ -331,7 +339,7 @@ func single<Target: PersistentModel>(_ models: [any PersistentModel], as _: Targ
 ///
 /// - Precondition: The model is of the target type; the context only relates models of the
 ///   types the schema says.
-
+@inlinable
 func cast<Target: PersistentModel>(_ model: any PersistentModel, to _: Target.Type) -> Target {
     if type(of: model) == Target.self { return downcast(model, to: Target.self) }
     guard let typed = model as? Target else {

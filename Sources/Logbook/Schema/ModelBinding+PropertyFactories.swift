@@ -5,6 +5,7 @@
 
 extension _$PropertyBinding {
     /// Not API: a property of a scalar type, or an optional or array of one.
+    @inlinable
     public static func property<Value: AttributeValueConvertible>(
         _ name: String,
         keyPath: KeyPath<Model, Value> & Sendable,
@@ -100,6 +101,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: a to-one relationship with the default options.
+    @inlinable
     public static func property<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, Target?> & Sendable,
@@ -111,6 +113,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: a to-many relationship with the default options.
+    @inlinable
     public static func property<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]> & Sendable,
@@ -122,6 +125,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: an optional to-many relationship with the default options.
+    @inlinable
     public static func property<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]?> & Sendable,

@@ -5,6 +5,7 @@
 
 extension _$PropertyBinding {
     /// Not API: a to-one `@Relationship`.
+    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, Target?> & Sendable,
@@ -34,6 +35,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: a to-many `@Relationship`.
+    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]> & Sendable,
@@ -63,6 +65,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: an optional to-many `@Relationship`.
+    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]?> & Sendable,
@@ -122,6 +125,7 @@ extension _$PropertyBinding {
 
 extension _$PropertyBinding {
     /// Not API: a to-one `@Relationship(.cascade)`.
+    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, Target?> & Sendable,
@@ -151,6 +155,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: a to-many `@Relationship(.cascade)`.
+    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]> & Sendable,
@@ -180,6 +185,7 @@ extension _$PropertyBinding {
     }
 
     /// Not API: an optional to-many `@Relationship(.cascade)`.
+    @inlinable
     public static func relationship<Target: PersistentModel>(
         _ name: String,
         keyPath: KeyPath<Model, [Target]?> & Sendable,

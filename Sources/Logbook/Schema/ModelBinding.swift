@@ -118,7 +118,7 @@ struct AttributeReader: Sendable {
 
 /// Makes the models a relationship of one stored object leads to, as the relationship's
 /// target type: what ``RelationshipAccess/load`` asks for when it resolves a fault.
-
+@usableFromInline
 protocol RelatedModelLoader {
     /// Every related model, in the relationship's order.
     func models<Target: PersistentModel>(_: Target.Type) -> [Target]

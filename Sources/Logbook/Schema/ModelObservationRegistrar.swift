@@ -19,7 +19,7 @@ import Observation
 /// wrapped `access` only records the key path in the current tracking scope).
 public struct _$ModelObservationRegistrar: Sendable {
     /// The registrar, once a getter has reported an access.
-    private var registrar: ObservationRegistrar?
+    @usableFromInline var registrar: ObservationRegistrar?
 
     /// Not API: a registrar that has not been needed yet.
     public init() {}
@@ -31,7 +31,9 @@ public struct _$ModelObservationRegistrar: Sendable {
     /// generated getters.
     ///
     /// The key path is an autoclosure: the generated getter passes a static property, whose
-    /// first-use check a read then pays only when it reaches Observation.
+    /// first-use check a read then pays only when it reaches Observation. Inlinable, as every
+    /// generated getter calls it.
+    @inlinable
     public mutating func access<Subject: Observable, Member>(
         _ subject: Subject,
         keyPath: @autoclosure () -> KeyPath<Subject, Member>
@@ -45,7 +47,8 @@ public struct _$ModelObservationRegistrar: Sendable {
     ///
     /// Observers run inside the wrapped `withMutation` and may read the model again, which
     /// reaches ``access(_:keyPath:)``: the registrar exists then, since the mutation is told only
-    /// to one that does, so `access` only reads it.
+    /// to one that does, so `access` only reads it. Inlinable, as every generated setter calls it.
+    @inlinable
     public func withMutation<Subject: Observable, Member, Result>(
         of subject: Subject,
         keyPath: @autoclosure () -> KeyPath<Subject, Member>,

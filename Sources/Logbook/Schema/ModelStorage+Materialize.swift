@@ -13,7 +13,7 @@ extension _$ModelStorage {
     /// any other goes through the type's `init(attributeValue:)`, which converts or throws. Through
     /// that initializer and its error handling alone, each `String` or `Date` property of a
     /// fetched model cost 130–180 instructions (callgrind on `logbook _measure-trips --load`).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func _$decode<Model: PersistentModel, Value: AttributeValueConvertible>(
         _ values: inout [AttributeValue],
         _ index: Int,
@@ -27,7 +27,7 @@ extension _$ModelStorage {
     /// afterwards) instead of copying it: the model keeps the one reference the stored values
     /// held, where a copy retained the string for the model and released it again when the
     /// values were reused.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func _$takeSameType<Value>(_ stored: inout AttributeValue, as _: Value.Type) -> Value? {
         guard Value.self == String.self else { return _$sameType(stored, as: Value.self) }
         guard case .string = stored else { return nil }
@@ -41,7 +41,7 @@ extension _$ModelStorage {
     ///
     /// Each test compares two types that are constants once `Value` is known, so that only the
     /// one for the property's type remains.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func _$sameType<Value>(_ stored: AttributeValue, as _: Value.Type) -> Value? {
         switch stored {
         case .string(let text) where Value.self == String.self: text as? Value
@@ -56,6 +56,7 @@ extension _$ModelStorage {
     }
 
     /// The value of property `index` through its type's conversion, with the error located.
+    @usableFromInline
     static func converting<Model: PersistentModel, Value: AttributeValueConvertible>(
         _ values: [AttributeValue],
         _ index: Int,
@@ -145,6 +146,7 @@ extension _$ModelStorage {
 
     /// Not API: whether a property has no stored value, so that a generated initializer can
     /// give a non-optional property its declared default.
+    @inlinable
     public static func _$isMissing(_ values: [AttributeValue], _ index: Int) -> Bool {
         guard index < values.count else { return true }
         if case .null = values[index] { return true }
@@ -153,6 +155,7 @@ extension _$ModelStorage {
 
     /// Not API: `models`, which are all of type `Model`, as an array of it; compiled into the
     /// model's module, where the array's type is known.
+    @inlinable
     public static func _$array<Model: PersistentModel>(_ models: [AnyObject], of _: Model.Type) -> [Model] {
         // An array of no capacity is the standard library's one shared empty array, whose count
         // the uninitialized initializer writes: a write that every thread's empty arrays share,
@@ -196,6 +199,7 @@ extension _$ModelStorage {
     /// generated initializer: as a call of its own it cost more than the conversion it feeds
     /// (63 of the 176 instructions decoding a `Bool` took, callgrind on `logbook _measure-trips
     /// --memory`). The error is built out of line.
+    @inlinable
     static func storedValue<Model: PersistentModel>(
         _ values: [AttributeValue],
         _ index: Int,
@@ -206,6 +210,7 @@ extension _$ModelStorage {
     }
 
     /// The error for an initializer given fewer values than its model has properties.
+    @usableFromInline
     static func valueCountMismatch<Model: PersistentModel>(_ count: Int, _: Model.Type) -> SchemaError {
         let binding = Model._$binding
         return SchemaError(
@@ -215,6 +220,7 @@ extension _$ModelStorage {
         )
     }
 
+    @usableFromInline
     static func located<Model: PersistentModel>(
         _ error: SchemaError,
         _ model: Model.Type,

@@ -78,7 +78,7 @@
 public struct _$ModelStorage {
     /// The number of the model's identifier, when ``identifierKind`` says it has one. The entity
     /// name is the model type's: storing only the number keeps a model 16 bytes smaller.
-    private(set) var identifierNumber: UInt64 = 0
+    @usableFromInline private(set) var identifierNumber: UInt64 = 0
 
     /// The model's position among the models its context inserted since its last save, or -1.
     /// Declared here, it shares a word with ``identityBits``.
@@ -89,9 +89,10 @@ public struct _$ModelStorage {
     /// context's code that makes a model, which is not specialised for the model's type, copied
     /// the whole structure into the model's initializer and destroyed the original, where it had
     /// moved it (150 instructions a model).
-    var identityBits: UInt8 = 0
+    @usableFromInline var identityBits: UInt8 = 0
 
     /// Whether the model has an identifier yet, and which kind.
+    @inlinable
     var identifierKind: IdentifierKind {
         IdentifierKind(rawValue: identityBits & 0x3) ?? .none
     }
@@ -101,6 +102,7 @@ public struct _$ModelStorage {
     /// was inserted), and when the model leaves a context unsaved. Inserting the model then
     /// looks through its relationships, to insert what they reach and set their inverses; a
     /// model without it is inserted without that.
+    @inlinable
     var mayRelateUnobserved: Bool {
         get { identityBits & 0x80 != 0 }
         set { identityBits = newValue ? identityBits | 0x80 : identityBits & 0x7F }
@@ -114,13 +116,14 @@ public struct _$ModelStorage {
     private var changedBits: UInt64 = 0
 
     /// The relationships not loaded yet whose index is below 64, one bit each.
-    var faultedBits: UInt64 = 0
+    @usableFromInline var faultedBits: UInt64 = 0
 
     /// Both sets' indexes from 64 on, for the rare model with more properties; `nil` while both
     /// are empty. Two `PropertySet`s took 32 bytes in every model.
     private var overflow: PropertyOverflow?
 
     /// Whether a model has an identifier, and which kind.
+    @usableFromInline
     enum IdentifierKind: UInt8 {
         /// Nobody has asked for the identifier of a model no context has inserted.
         case none
@@ -158,12 +161,14 @@ public struct _$ModelStorage {
     // MARK: - Identity
 
     /// The number of the model's permanent identifier, once it has one.
+    @inlinable
     var storedNumber: UInt64? {
         Self._$storedNumber(of: self)
     }
 
     /// Not API: the ``storedNumber`` of a model's storage, borrowed from the model, for its
     /// `_$storedNumber`, which `@Model` generates.
+    @inlinable
     public static func _$storedNumber(of storage: borrowing _$ModelStorage) -> UInt64? {
         storage.identityBits & 0x3 == IdentifierKind.permanent.rawValue ? storage.identifierNumber : nil
     }
@@ -252,12 +257,14 @@ public struct _$ModelStorage {
 
     /// Not API: whether a relationship has yet to be loaded. Called by generated getters, into
     /// which it compiles: every read of every property asks, and the index is a constant there.
+    @inlinable
     public func _$isFaulted(_ index: Int) -> Bool {
         if index < 64 { return faultedBits & (1 << UInt64(index)) != 0 }
         return isFaulted(beyondFirstWord: index)
     }
 
     /// ``_$isFaulted(_:)`` for an index of 64 or more.
+    @usableFromInline
     func isFaulted(beyondFirstWord index: Int) -> Bool {
         faultedProperties.contains(index)
     }
@@ -445,29 +452,29 @@ extension _$ModelStorage {
 
     /// Not API: notes the value a generated `init` accessor gives a property: nothing for an
     /// attribute.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func _$initialValue<Value>(_ value: Value, _ storage: inout _$ModelStorage) {}
 
     /// Not API: notes the model a to-one relationship starts with.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func _$initialValue<Target: PersistentModel>(_ value: Target, _ storage: inout _$ModelStorage) {
         storage.mayRelateUnobserved = true
     }
 
     /// Not API: notes the model an optional to-one relationship starts with.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func _$initialValue<Target: PersistentModel>(_ value: Target?, _ storage: inout _$ModelStorage) {
         if value != nil { storage.mayRelateUnobserved = true }
     }
 
     /// Not API: notes the models a to-many relationship starts with.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func _$initialValue<Target: PersistentModel>(_ value: [Target], _ storage: inout _$ModelStorage) {
         if !value.isEmpty { storage.mayRelateUnobserved = true }
     }
 
     /// Not API: notes the models an optional to-many relationship starts with.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func _$initialValue<Target: PersistentModel>(_ value: [Target]?, _ storage: inout _$ModelStorage) {
         if value?.isEmpty == false { storage.mayRelateUnobserved = true }
     }

@@ -3,10 +3,10 @@
 /// Indexes are positions in the model's binding (``_$ModelBinding``), which is declaration
 /// order. The first 64 fit in one word without allocating; a model with more properties
 /// allocates the rest.
-
+@usableFromInline
 struct PropertySet: Hashable, Sendable, Sequence {
-    private(set) var low: UInt64 = 0
-    private(set) var high: [UInt64] = []
+    @usableFromInline private(set) var low: UInt64 = 0
+    @usableFromInline private(set) var high: [UInt64] = []
 
     init() {}
 
@@ -20,6 +20,7 @@ struct PropertySet: Hashable, Sendable, Sequence {
         for index in indexes { insert(index) }
     }
 
+    @inlinable
     var isEmpty: Bool {
         low == 0 && high.allSatisfy { $0 == 0 }
     }
@@ -28,6 +29,7 @@ struct PropertySet: Hashable, Sendable, Sequence {
         high.reduce(low.nonzeroBitCount) { $0 + $1.nonzeroBitCount }
     }
 
+    @inlinable
     func contains(_ index: Int) -> Bool {
         precondition(index >= 0, "A property index is never negative")
         if index < 64 { return low & (1 << UInt64(index)) != 0 }
@@ -82,11 +84,13 @@ struct PropertySet: Hashable, Sendable, Sequence {
     }
 
     /// The indexes in increasing order.
+    @usableFromInline
     func makeIterator() -> Iterator {
         Iterator(low: low, high: high)
     }
 
     /// Walks the set bits word by word, without allocating.
+    @usableFromInline
     struct Iterator: IteratorProtocol {
         private let high: [UInt64]
         /// The bits of the current word not returned yet.
@@ -99,6 +103,7 @@ struct PropertySet: Hashable, Sendable, Sequence {
             self.word = low
         }
 
+        @usableFromInline
         mutating func next() -> Int? {
             while word == 0 {
                 guard wordIndex < high.count else { return nil }
@@ -111,10 +116,12 @@ struct PropertySet: Hashable, Sendable, Sequence {
         }
     }
 
+    @usableFromInline
     static func == (lhs: PropertySet, rhs: PropertySet) -> Bool {
         Array(lhs) == Array(rhs)
     }
 
+    @usableFromInline
     func hash(into hasher: inout Hasher) {
         for index in self { hasher.combine(index) }
     }
