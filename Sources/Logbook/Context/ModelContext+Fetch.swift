@@ -15,8 +15,11 @@ extension ModelContext {
     ///   equality index of the attribute that the first such fetch builds in O(*n*) and every
     ///   later change keeps up to date; only the matches are made into objects, and without
     ///   unsaved changes they are sorted on their stored values when every sort descriptor
-    ///   compares a date or an integer. Otherwise O(*n* log *n*) in the number of models of the
-    ///   type, each made into an object.
+    ///   compares a date or an integer. With a ``FetchDescriptor/fetchLimit``, no unsaved changes
+    ///   and no predicate or such an equality, O(*n* log *k*) comparisons of stored values for
+    ///   *k* = offset + limit, when every sort descriptor compares a number, a string, a date or
+    ///   a UUID, optional or not: only the models returned are made. Otherwise O(*n* log *n*) in
+    ///   the number of models of the type, each made into an object.
     /// - Throws: An error evaluating the predicate, or ``SchemaError`` when a stored value no
     ///   longer converts to its property's type.
     @inlinable
@@ -164,6 +167,7 @@ extension ModelContext {
     /// Every other fetch: see ``fetch(_:)``.
     @usableFromInline
     func _fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        if descriptor.fetchLimit != nil, let first = try firstOnStoredValues(descriptor) { return first }
         var (models, judgedOnStoredValues, sorted) = try candidates(descriptor)
         if let predicate = descriptor.predicate, !judgedOnStoredValues {
             models = try models.filter { try predicate.evaluate($0) }
@@ -448,7 +452,7 @@ extension ModelContext {
     /// ``materialize(_:_:slot:of:width:mapping:values:)`` from rows of the caller's own, whose
     /// values it moves out instead of copying. The row holds only `null` afterwards, whether
     /// the model was made or already registered.
-    private func materialize<T: PersistentModel>(
+    func materialize<T: PersistentModel>(
         _ type: T.Type,
         _ id: UInt64,
         slot: Int,

@@ -1,0 +1,134 @@
+import Foundation
+
+extension ModelContext {
+    /// The models a fetch with a limit returns, chosen on their stored values, so that only
+    /// those are made; `nil` when the fetch cannot be answered this way and must compare the
+    /// models themselves.
+    ///
+    /// The objects the predicate can match are every object of the type without a predicate,
+    /// or an equality's matches (see ``equalityMatches(_:mapping:)``); any other predicate is
+    /// evaluated on models, and is left to the general path. The first
+    /// `fetchOffset + fetchLimit` of them in the descriptor's order are kept in a heap of that
+    /// size while the table is read once; equal objects keep the order of their identifiers,
+    /// as the stable sort of the general path keeps them. The models are made from copies of
+    /// the kept rows, taken under the same lock, after the offset is skipped.
+    ///
+    /// Stored values stand for the models' values only while the context has no unsaved
+    /// changes and no migration fills values in, and only for sort keys that
+    /// ``StoredSortKey`` can read: otherwise, and when a value is one its key cannot order
+    /// (a NaN, or a case the property's type does not store), the answer is `nil`.
+    ///
+    /// - Complexity: O(*n* log *k*) comparisons of stored values for *n* candidates and
+    ///   *k* = offset + limit, and *k* − offset models made.
+    func firstOnStoredValues<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T]? {
+        guard let limit = descriptor.fetchLimit else { return nil }
+        refreshIfStoreChanged()
+        guard !hasPendingChanges, !fillsMissingValues else { return nil }
+        let mapping = mapping(for: T.self)
+        var keys: [StoredSortKey] = []
+        keys.reserveCapacity(descriptor.sortBy.count)
+        for sortDescriptor in descriptor.sortBy {
+            guard let key = StoredSortKey(sortDescriptor, mapping: mapping) else { return nil }
+            keys.append(key)
+        }
+        var matches: [UInt64]?
+        if let predicate = descriptor.predicate {
+            guard let found = equalityMatches(predicate, mapping: mapping) else { return nil }
+            matches = found
+        }
+        let offset = max(descriptor.fetchOffset ?? 0, 0)
+        let (sum, overflow) = offset.addingReportingOverflow(max(limit, 0))
+        let capacity = overflow ? Int.max : sum
+        if capacity <= offset { return [] }
+        let seen = seenGeneration
+        let chosen = store.read { state -> Chosen? in
+            // Another save between the refresh and now: the registered models are behind the
+            // stored values, which no longer stand for them.
+            guard state.generation == seen else { return nil }
+            let slots = matches.map { ids in
+                ids.compactMap { id in state.projection.slot(mapping.table, id).map { (id: id, slot: $0) } }
+            }
+            return state.projection.withTable(mapping.table) { table in
+                Self.choose(in: table, slots, keys: keys, capacity: capacity, skipping: offset)
+            }
+        }
+        guard var chosen else { return nil }
+        var made: [AnyObject] = []
+        made.reserveCapacity(chosen.ids.count)
+        var values: [AttributeValue] = []
+        try chosen.rows.withUnsafeMutableBufferPointer { rows in
+            for (row, id) in chosen.ids.enumerated() {
+                let model = try materialize(
+                    T.self,
+                    id,
+                    slot: row,
+                    takingFrom: rows,
+                    width: chosen.width,
+                    mapping: mapping,
+                    values: &values
+                )
+                made.append(model)
+            }
+        }
+        return T._$array(made)
+    }
+
+    // MARK: - Internals
+
+    /// The identifiers a fetch returns, in order, with copies of their rows.
+    private struct Chosen {
+        var ids: [UInt64]
+        /// The objects' attribute values, `width` per object, in the order of `ids`.
+        var rows: [AttributeValue]
+        var width: Int
+    }
+
+    /// The first `capacity` objects of `table` in the order of `keys`, then of their
+    /// identifiers, without the first `offset` of them; `nil` when a value is one a key cannot
+    /// order. Call it under the store's lock.
+    ///
+    /// - Parameter candidates: The objects to choose from, or `nil` for every object.
+    private static func choose(
+        in table: UnsafePointer<EntityTable>,
+        _ candidates: [(id: UInt64, slot: Int)]?,
+        keys: [StoredSortKey],
+        capacity: Int,
+        skipping offset: Int
+    ) -> Chosen? {
+        let width = table.pointee.width
+        return table.pointee.values.withUnsafeBufferPointer { values -> Chosen? in
+            var selection = BoundedSelection<(id: UInt64, slot: Int)>(capacity: capacity) { left, right in
+                for key in keys {
+                    let order = key.compare(
+                        values[left.slot &* width &+ key.attribute],
+                        values[right.slot &* width &+ key.attribute]
+                    )
+                    if order != 0 { return order < 0 }
+                }
+                return left.id < right.id
+            }
+            func offer(_ id: UInt64, _ slot: Int) -> Bool {
+                for key in keys where !key.accepts(values[slot &* width &+ key.attribute]) { return false }
+                selection.offer((id, slot))
+                return true
+            }
+            if let candidates {
+                for candidate in candidates where !offer(candidate.id, candidate.slot) { return nil }
+            } else {
+                let complete = table.pointee.identifiers.withUnsafeBufferPointer { identifiers in
+                    for (slot, id) in identifiers.enumerated() where id != 0 && !offer(id, slot) { return false }
+                    return true
+                }
+                guard complete else { return nil }
+            }
+            let kept = selection.sorted().dropFirst(offset)
+            var rows: [AttributeValue] = []
+            rows.reserveCapacity(kept.count * width)
+            for object in kept {
+                let start = object.slot * width
+                rows.append(contentsOf: values[start..<(start + width)])
+            }
+            return Chosen(ids: kept.map(\.id), rows: rows, width: width)
+        }
+    }
+}
