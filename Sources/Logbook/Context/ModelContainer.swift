@@ -47,6 +47,10 @@ import Foundation
 /// ### Contexts
 /// - ``mainContext``
 ///
+/// ### Deleting data
+/// - ``deleteAllData()``
+/// - ``erase()``
+///
 /// ### Inspecting
 /// - ``schema``
 /// - ``configurations``
