@@ -80,6 +80,8 @@ import Foundation
 /// - ``fetch(_:)``
 /// - ``fetchCount(_:)``
 /// - ``fetchIdentifiers(_:)``
+/// - ``fetch(_:batchSize:)``
+/// - ``enumerate(_:batchSize:allowEscapingMutations:block:)``
 /// - ``model(for:)``
 /// - ``registeredModel(for:)``
 public final class ModelContext {
