@@ -1,4 +1,4 @@
-// The schema macros. Their implementations live in the LogbookMacros target; the expansions
+// The macros. Their implementations live in the LogbookMacros target; the expansions
 // call the `_$`-prefixed types of this module, which are not API.
 
 /// Makes a final class a persistent model.
@@ -184,3 +184,34 @@ public macro Transient() = #externalMacro(module: "LogbookMacros", type: "Transi
 @attached(peer, names: prefixed(_), prefixed(_$property_), prefixed(_$keyPath_))
 public macro _LogbookPersistedProperty(_ index: Int) =
     #externalMacro(module: "LogbookMacros", type: "PersistedPropertyMacro")
+
+/// Makes an actor a ``ModelActor``: one that works with a store through a context of its own.
+///
+/// Write the actor as for SwiftData, with `import Logbook` in place of `import SwiftData`:
+///
+/// ```swift
+/// @ModelActor
+/// actor TripImporter {
+///     func importTrips() throws {
+///         modelContext.insert(Trip(name: "Lisbon", destination: "Lisbon", startDate: .now, endDate: .now))
+///         try modelContext.save()
+///     }
+/// }
+///
+/// let importer = TripImporter(modelContainer: container)
+/// try await importer.importTrips()
+/// ```
+///
+/// `@ModelActor` adds to the actor:
+/// - `nonisolated let modelExecutor: any ModelExecutor` and
+///   `nonisolated let modelContainer: ModelContainer`;
+/// - `init(modelContainer:)`, which makes a ``ModelContext`` for the container and a
+///   ``DefaultSerialModelExecutor`` that owns it;
+/// - the conformance to ``ModelActor``, which runs the actor on that executor and gives its
+///   methods ``ModelActor/modelContext``.
+///
+/// The members take the actor's access level when it is `public` or `package`. Applied to
+/// anything but an actor, `@ModelActor` reports an error on the declaration's keyword.
+@attached(member, names: named(modelExecutor), named(modelContainer), named(init))
+@attached(extension, conformances: ModelActor)
+public macro ModelActor() = #externalMacro(module: "LogbookMacros", type: "ModelActorMacro")

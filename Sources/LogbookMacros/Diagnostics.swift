@@ -35,6 +35,8 @@ enum LogbookDiagnostic: DiagnosticMessage {
     case relationshipRequiresModel(name: String, type: String)
     /// `.unique` on a to-many relationship.
     case uniqueToManyRelationship(name: String)
+    /// `@ModelActor` on a class, struct, enum, protocol or extension.
+    case modelActorRequiresActor(keyword: String, name: String?)
 
     var message: String {
         switch self {
@@ -70,6 +72,8 @@ enum LogbookDiagnostic: DiagnosticMessage {
                 + "a relationship refers to '@Model' classes"
         case .uniqueToManyRelationship(let name):
             "'.unique' is not supported on to-many relationship '\(name)'; only a to-one relationship can be unique"
+        case .modelActorRequiresActor(let keyword, let name):
+            "'@ModelActor' cannot be applied to \(keyword)\(name.map { " '\($0)'" } ?? ""); apply it to an actor"
         }
     }
 
@@ -90,6 +94,7 @@ enum LogbookDiagnostic: DiagnosticMessage {
         case .uniqueUnsupportedType: "uniqueUnsupportedType"
         case .relationshipRequiresModel: "relationshipRequiresModel"
         case .uniqueToManyRelationship: "uniqueToManyRelationship"
+        case .modelActorRequiresActor: "modelActorRequiresActor"
         }
     }
 

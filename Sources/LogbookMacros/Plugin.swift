@@ -1,7 +1,7 @@
 import SwiftCompilerPlugin
 import SwiftSyntaxMacros
 
-/// The compiler plug-in that provides Logbook's schema macros.
+/// The compiler plug-in that provides Logbook's macros.
 @main
 struct LogbookMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [
@@ -10,5 +10,6 @@ struct LogbookMacrosPlugin: CompilerPlugin {
         AttributeMacro.self,
         RelationshipMacro.self,
         TransientMacro.self,
+        ModelActorMacro.self,
     ]
 }

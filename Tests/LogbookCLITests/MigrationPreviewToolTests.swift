@@ -88,9 +88,9 @@ struct MigrationPreviewToolTests {
         #expect(try ToolProcess.run(["demo", store]).status == 0)
         let outcome = try ToolProcess.run(["info", store])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let v1 = try Schema(versionedSchema: SampleTripsSchemaV1.self).fingerprint.hexString
-        let v2 = try Schema(versionedSchema: SampleTripsSchemaV2.self).fingerprint.hexString
-        let v3 = try Schema(versionedSchema: SampleTripsSchemaV3.self).fingerprint.hexString
+        let v1 = Schema(versionedSchema: SampleTripsSchemaV1.self).fingerprint.hexString
+        let v2 = Schema(versionedSchema: SampleTripsSchemaV2.self).fingerprint.hexString
+        let v3 = Schema(versionedSchema: SampleTripsSchemaV3.self).fingerprint.hexString
         #expect(
             outcome.stdout.contains(
                 """

@@ -12,6 +12,7 @@ let logbookMacros: [String: MacroSpec] = [
     "Attribute": MacroSpec(type: AttributeMacro.self),
     "Relationship": MacroSpec(type: RelationshipMacro.self),
     "Transient": MacroSpec(type: TransientMacro.self),
+    "ModelActor": MacroSpec(type: ModelActorMacro.self, conformances: ["ModelActor"]),
 ]
 
 /// Expands the Logbook macros in `source` and records an issue for every difference from the

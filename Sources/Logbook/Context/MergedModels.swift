@@ -20,7 +20,7 @@ final class MergedModels: ModelObserver {
     let link = ContextLink()
     /// The context, which owns this object and sets ``link``'s observer to `nil` before it
     /// goes away.
-    private unowned(unsafe) let context: ModelContext
+    unowned(unsafe) let context: ModelContext
 
     init(context: ModelContext) {
         self.context = context

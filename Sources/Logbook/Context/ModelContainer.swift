@@ -47,6 +47,10 @@ import Foundation
 /// ### Contexts
 /// - ``mainContext``
 ///
+/// ### Deleting data
+/// - ``deleteAllData()``
+/// - ``erase()``
+///
 /// ### Inspecting
 /// - ``schema``
 /// - ``configurations``
@@ -81,7 +85,8 @@ public final class ModelContainer: Sendable {
     ///   ``DamagedTailPolicy/quarantine``), written with a schema the plan does not know
     ///   (``LogbookError/Code/schemaMismatch``), or open in this process with another schema or
     ///   migration plan (``LogbookError/Code/schemaMismatch``, naming both); ``SchemaError``
-    ///   when the models do not form a valid schema.
+    ///   when the models do not form a valid schema (an ambiguous inverse, say: the problem
+    ///   ``Schema/init(_:version:)-([PersistentModel.],_)`` found and kept).
     public convenience init(
         for forTypes: any PersistentModel.Type...,
         migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
@@ -102,6 +107,7 @@ public final class ModelContainer: Sendable {
         migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         configurations: [ModelConfiguration] = []
     ) throws {
+        try schema.checkProblems()
         let configuration = configurations.first ?? ModelConfiguration()
         let plan = try migrationPlan.map { try MigrationPlanChain($0, current: schema) }
         let schema = plan?.current ?? schema

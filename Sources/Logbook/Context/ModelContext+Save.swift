@@ -392,6 +392,7 @@ extension ModelContext {
         for model in changes { model._$storage.clearChanges() }
         for model in deletions.values {
             if let id = model.storedIdentifier { registry[id] = nil }
+            model.inPlace { $0.isDeletedBySave = true }
             // Deleted models that held each other (a trip and its cascaded items) would
             // otherwise keep each other alive once the app lets go of them.
             releaseRelationships(of: model)

@@ -19,7 +19,8 @@ import Foundation
 /// contexts of one container see each other's saved changes at their next fetch.
 ///
 /// A context is not `Sendable`: use it, and its models, in one isolation domain (the main actor
-/// for ``ModelContainer/mainContext``, a task or an actor of yours otherwise).
+/// for ``ModelContainer/mainContext``, a task or an actor of yours otherwise, such as a
+/// ``ModelActor``, which has a context of its own).
 ///
 /// ## Autosave
 ///
@@ -79,6 +80,8 @@ import Foundation
 /// - ``fetch(_:)``
 /// - ``fetchCount(_:)``
 /// - ``fetchIdentifiers(_:)``
+/// - ``fetch(_:batchSize:)``
+/// - ``enumerate(_:batchSize:allowEscapingMutations:block:)``
 /// - ``model(for:)``
 /// - ``registeredModel(for:)``
 public final class ModelContext {

@@ -14,13 +14,16 @@ struct MigrationPlanChain {
 
     /// Checks a plan against the models' schema.
     ///
-    /// - Throws: ``LogbookError/Code/schemaMismatch`` when the models' schema is none of the
+    /// - Throws: ``SchemaError`` when the models' schema or one of the plan's versions has a
+    ///   problem; ``LogbookError/Code/schemaMismatch`` when the models' schema is none of the
     ///   plan's versions (models changed without a new `VersionedSchema`), when two versions
     ///   have the same models, or when the stages do not connect the versions in order.
     init(_ plan: any SchemaMigrationPlan.Type, current: Schema) throws {
         planName = String(describing: plan)
+        try current.checkProblems()
         let versioned = plan.schemas
-        let schemas = try versioned.map { try Schema(versionedSchema: $0) }
+        let schemas = versioned.map { Schema(versionedSchema: $0) }
+        for schema in schemas { try schema.checkProblems() }
         let names = versioned.map { String(describing: $0) }
         var seen: [Schema.Fingerprint: String] = [:]
         for (index, schema) in schemas.enumerated() {

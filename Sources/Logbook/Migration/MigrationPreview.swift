@@ -93,7 +93,7 @@ extension ModelContainer {
         migrationPlan: any SchemaMigrationPlan.Type,
         configuration: ModelConfiguration
     ) throws -> MigrationPreview {
-        let plan = try MigrationPlanChain(migrationPlan, current: try Schema(forTypes))
+        let plan = try MigrationPlanChain(migrationPlan, current: Schema(forTypes))
         let reader: LogReader? =
             configuration.isStoredInMemoryOnly || !FileManager.default.fileExists(atPath: configuration.url.path)
             ? nil : LogReader(directory: configuration.url.path, syscalls: configuration.syscalls)

@@ -44,7 +44,7 @@ public struct _$ModelBinding<Model: PersistentModel>: Sendable {
     ///
     /// Reads the entity names of relationship targets, so it must not run during the static
     /// initialisation of another binding.
-    func declaredEntity() throws -> DeclaredEntity {
+    func declaredEntity() throws(SchemaError) -> DeclaredEntity {
         var attributes: [Schema.Attribute] = []
         var relationships: [DeclaredRelationship] = []
         for property in properties {
@@ -168,7 +168,7 @@ struct RelationshipAccess<Model: PersistentModel>: Sendable {
 
     /// The relationship as declared, with the target's entity name and the explicit inverse's
     /// property name.
-    func declaration(entityName: String) throws -> DeclaredRelationship {
+    func declaration(entityName: String) throws(SchemaError) -> DeclaredRelationship {
         let target = targetBindingInfo(targetType)
         var inverseName: String?
         if let inverseKeyPath {

@@ -84,8 +84,8 @@ public struct _$ModelStorage {
     /// Declared here, it shares a word with ``identityBits``.
     var insertionIndex: Int32 = -1
 
-    /// ``identifierKind`` in the low two bits, ``mayRelateUnobserved`` in the top one: one byte
-    /// for both, and no stored property more. With a property of its own for the flag, the
+    /// ``identifierKind`` in the low two bits, ``mayRelateUnobserved`` in the top one and
+    /// ``isDeletedBySave`` in the one below it: one byte for all, and no stored property more. With a property of its own for the flag, the
     /// context's code that makes a model, which is not specialised for the model's type, copied
     /// the whole structure into the model's initializer and destroyed the original, where it had
     /// moved it (150 instructions a model).
@@ -106,6 +106,14 @@ public struct _$ModelStorage {
     var mayRelateUnobserved: Bool {
         get { identityBits & 0x80 != 0 }
         set { identityBits = newValue ? identityBits | 0x80 : identityBits & 0x7F }
+    }
+
+    /// Whether a save of the model's context deleted it, in bit 0x40 of ``identityBits``: read
+    /// by ``PersistentModel/isDeleted``, and never cleared, since a deleted model is never
+    /// stored again.
+    var isDeletedBySave: Bool {
+        get { identityBits & 0x40 != 0 }
+        set { identityBits = newValue ? identityBits | 0x40 : identityBits & ~0x40 }
     }
 
     /// The link to the context managing the model, shared by all the context's models; `nil`
@@ -185,7 +193,7 @@ public struct _$ModelStorage {
     /// Gives the model an identifier, or takes it away (`kind` `.none`).
     mutating func setIdentifier(_ number: UInt64, kind: IdentifierKind) {
         identifierNumber = kind == .none ? 0 : number
-        identityBits = identityBits & 0x80 | kind.rawValue
+        identityBits = identityBits & 0xC0 | kind.rawValue
     }
 
     // MARK: - Context

@@ -28,6 +28,10 @@
 ///
 /// ### Changes
 /// - ``hasChanges``
+///
+/// ### Context
+/// - ``modelContext``
+/// - ``isDeleted``
 public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, SendableMetatype {
     /// Not API: the model's bookkeeping. See ``_$ModelStorage``.
     var _$storage: _$ModelStorage { get set }

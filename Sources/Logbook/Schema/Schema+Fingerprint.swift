@@ -10,7 +10,7 @@ extension Schema {
     /// ``Schema/version``, which is a label rather than a shape.
     ///
     /// ```swift
-    /// let v1 = try Schema(versionedSchema: SampleTripsSchemaV1.self)
+    /// let v1 = Schema(versionedSchema: SampleTripsSchemaV1.self)
     /// print(v1.fingerprint.hexString)   // 64 lowercase hexadecimal digits
     /// ```
     ///

@@ -12,7 +12,7 @@ private struct RelationshipReference: Hashable, CustomStringConvertible {
 
 /// Pairs up the relationships of declared entities and returns the entities with each
 /// relationship's inverse filled in.
-func resolveInverses(_ declared: [DeclaredEntity]) throws -> [Schema.Entity] {
+func resolveInverses(_ declared: [DeclaredEntity]) throws(SchemaError) -> [Schema.Entity] {
     let entities = declared.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     var relationships: [RelationshipReference: DeclaredRelationship] = [:]
     var order: [RelationshipReference] = []
@@ -131,7 +131,7 @@ private func ambiguity(_ reference: RelationshipReference, _ candidates: [Relati
 
 extension Schema {
     /// Checks the rules on unique constraints, model counts, property names and destinations.
-    func validate() throws {
+    func validate() throws(SchemaError) {
         let names = Set(entities.map(\.name))
         for entity in entities {
             var propertyNames: Set<String> = []
@@ -173,7 +173,8 @@ extension Schema {
         }
     }
 
-    private func validate(_ relationship: Relationship, of entity: Entity, entityNames: Set<String>) throws {
+    private func validate(_ relationship: Relationship, of entity: Entity, entityNames: Set<String>) throws(SchemaError)
+    {
         func failure(_ code: SchemaError.Code, _ message: String) -> SchemaError {
             SchemaError(code, message, entity: entity.name, property: relationship.name)
         }

@@ -5,11 +5,14 @@
 /// so the root type is enough:
 ///
 /// ```swift
-/// let schema = try Schema([Trip.self])
+/// let schema = Schema([Trip.self])
 /// schema.entities.map(\.name)   // ["BucketListItem", "LivingAccommodation", "Trip"]
 /// ```
 ///
-/// Building a schema checks what the compiler cannot, and throws a ``SchemaError``:
+/// As in SwiftData, building a schema from model types does not throw. It checks what the
+/// compiler cannot, and a problem it finds is kept in the schema and thrown, as a
+/// ``SchemaError``, when a ``ModelContainer`` is made with it (or a ``SchemaMigrationPlan``
+/// names it). A schema with a problem has no ``entities``. The checks:
 /// - Two model types with the same entity name (``SchemaError/duplicateEntity``), for example
 ///   `SampleTripsSchemaV1.Trip` and `SampleTripsSchemaV3.Trip` in one schema.
 /// - Inverses. A relationship's inverse is the relationship on the destination that points
@@ -24,6 +27,15 @@
 /// - Model counts that are negative, inverted, or on a to-one relationship
 ///   (``SchemaError/invalidModelCount``).
 /// - Original names claimed twice in one entity (``SchemaError/duplicateOriginalName``).
+///
+/// ```swift
+/// let schema = Schema([AmbiguousTrip.self])   // does not throw
+/// do {
+///     _ = try ModelContainer(for: schema)
+/// } catch SchemaError.ambiguousInverse {
+///     print("Add an explicit `inverse:` to one of the relationships.")
+/// }
+/// ```
 ///
 /// A schema is a value: two schemas are equal when their versions and entities are, and
 /// ``fingerprint`` identifies the stored shape across runs and machines. A schema decoded from
@@ -58,52 +70,80 @@ public struct Schema: Sendable {
     /// The model types behind each entity name; empty for a schema decoded from a store.
     let modelTypes: [String: any PersistentModel.Type]
 
+    /// The first problem found in the models, thrown when a container is made with the schema.
+    let problem: SchemaError?
+
     /// Creates the schema of model types and every model they reach through relationships.
+    ///
+    /// Does not throw: a problem in the models is kept and thrown by
+    /// ``ModelContainer/init(for:migrationPlan:configurations:)-(Schema,_,_)``.
     ///
     /// - Parameters:
     ///   - models: The model types; duplicates are ignored.
     ///   - version: The schema's version.
-    /// - Throws: ``SchemaError`` with ``SchemaError/duplicateEntity``,
-    ///   ``SchemaError/ambiguousInverse``, ``SchemaError/invalidInverse``,
-    ///   ``SchemaError/invalidUniqueConstraint``, ``SchemaError/invalidModelCount`` or
-    ///   ``SchemaError/duplicateOriginalName``.
     /// - Complexity: O(*p*²) in the number of relationships of an entity, which is small.
-    public init(_ models: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) throws {
-        let types = try reachableModelTypes(from: models)
-        var declared: [DeclaredEntity] = []
-        for (_, type) in types {
-            declared.append(try declaredEntity(of: type))
-        }
+    public init(_ models: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) {
         self.version = version
-        self.entities = try resolveInverses(declared)
-        self.modelTypes = types
-        try validate()
+        switch Self.resolve(models, version: version) {
+        case .success(let (entities, types)):
+            self.entities = entities
+            self.modelTypes = types
+            self.problem = nil
+        case .failure(let problem):
+            self.entities = []
+            self.modelTypes = [:]
+            self.problem = problem
+        }
+    }
+
+    /// The entities of model types and the types by entity name, checked.
+    private static func resolve(
+        _ models: [any PersistentModel.Type],
+        version: Version
+    ) -> Result<([Entity], [String: any PersistentModel.Type]), SchemaError> {
+        Result { () throws(SchemaError) in
+            let types = try reachableModelTypes(from: models)
+            var declared: [DeclaredEntity] = []
+            for (_, type) in types {
+                declared.append(try declaredEntity(of: type))
+            }
+            let entities = try resolveInverses(declared)
+            // The rules on the resolved entities, checked on a schema made of them.
+            try Schema(checked: entities, version: version).validate()
+            return (entities, types)
+        }
+    }
+
+    /// A schema of resolved entities, for checking them.
+    private init(checked entities: [Entity], version: Version) {
+        self.version = version
+        self.entities = entities
+        self.modelTypes = [:]
+        self.problem = nil
     }
 
     /// Creates the schema of model types and every model they reach through relationships.
     ///
     /// ```swift
-    /// let schema = try Schema(Trip.self, BucketListItem.self)
+    /// let schema = Schema(Trip.self, BucketListItem.self)
     /// ```
     ///
     /// - Parameters:
     ///   - models: The model types.
     ///   - version: The schema's version.
-    /// - Throws: See ``init(_:version:)-([PersistentModel.],_)``.
-    public init(_ models: any PersistentModel.Type..., version: Version = Version(1, 0, 0)) throws {
-        try self.init(models, version: version)
+    public init(_ models: any PersistentModel.Type..., version: Version = Version(1, 0, 0)) {
+        self.init(models, version: version)
     }
 
     /// Creates the schema of a versioned schema's models, at its version.
     ///
     /// ```swift
-    /// let v1 = try Schema(versionedSchema: SampleTripsSchemaV1.self)
+    /// let v1 = Schema(versionedSchema: SampleTripsSchemaV1.self)
     /// ```
     ///
     /// - Parameter versionedSchema: The versioned schema.
-    /// - Throws: See ``init(_:version:)-([PersistentModel.],_)``.
-    public init(versionedSchema: any VersionedSchema.Type) throws {
-        try self.init(versionedSchema.models, version: versionedSchema.versionIdentifier)
+    public init(versionedSchema: any VersionedSchema.Type) {
+        self.init(versionedSchema.models, version: versionedSchema.versionIdentifier)
     }
 
     /// Creates a schema from entity descriptions, such as those recorded in a store, with no
@@ -125,6 +165,7 @@ public struct Schema: Sendable {
         self.version = version
         self.entities = byName.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         self.modelTypes = [:]
+        self.problem = nil
         try validate()
         try validateInversesPairUp()
     }
@@ -132,6 +173,13 @@ public struct Schema: Sendable {
     /// The entity with this name.
     public func entity(named name: String) -> Entity? {
         entities.first { $0.name == name }
+    }
+
+    /// Throws the problem found in the models, if any.
+    ///
+    /// - Throws: The ``SchemaError`` found when the schema was built.
+    func checkProblems() throws {
+        if let problem { throw problem }
     }
 
     /// The model type behind an entity, for a schema built from model types.
@@ -143,6 +191,7 @@ public struct Schema: Sendable {
 extension Schema: Hashable {
     public static func == (lhs: Schema, rhs: Schema) -> Bool {
         lhs.version == rhs.version && lhs.entities == rhs.entities
+            && lhs.problem?.description == rhs.problem?.description
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -177,7 +226,7 @@ extension Schema: Codable {
 /// The given model types and every model type they reach through relationships, by entity name.
 private func reachableModelTypes(
     from models: [any PersistentModel.Type]
-) throws -> [String: any PersistentModel.Type] {
+) throws(SchemaError) -> [String: any PersistentModel.Type] {
     var types: [String: any PersistentModel.Type] = [:]
     var queue = models
     while let type = queue.popLast() {
@@ -209,8 +258,8 @@ private func entityNameAndTargets(of type: any PersistentModel.Type) -> (String,
     return open(type)
 }
 
-private func declaredEntity(of type: any PersistentModel.Type) throws -> DeclaredEntity {
-    func open<Model: PersistentModel>(_ type: Model.Type) throws -> DeclaredEntity {
+private func declaredEntity(of type: any PersistentModel.Type) throws(SchemaError) -> DeclaredEntity {
+    func open<Model: PersistentModel>(_ type: Model.Type) throws(SchemaError) -> DeclaredEntity {
         try Model._$binding.declaredEntity()
     }
     return try open(type)

@@ -2,7 +2,8 @@
 ///
 /// Schema errors come from two places. Building a ``Schema`` from model types checks what the
 /// type checker cannot: that inverses pair up, that unique attributes have a type a unique index
-/// can hold, that entity names do not collide. Converting stored values back into properties
+/// can hold, that entity names do not collide; the schema keeps what it finds, and making a
+/// ``ModelContainer`` with it throws. Converting stored values back into properties
 /// checks that each ``AttributeValue`` fits the Swift type it is read into.
 ///
 /// Every error names the entity and the property concerned, when they are known. Stored values
@@ -10,7 +11,7 @@
 ///
 /// ```swift
 /// do {
-///     let schema = try Schema([Trip.self])
+///     let container = try ModelContainer(for: Schema([Trip.self]))
 /// } catch SchemaError.ambiguousInverse {
 ///     print("Add an explicit `inverse:` to one of the relationships.")
 /// }

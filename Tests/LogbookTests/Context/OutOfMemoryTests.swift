@@ -12,7 +12,7 @@ import Testing
 struct OutOfMemoryTests {
     /// The bytes the values of `trips` trips take.
     private static func bytes(ofTrips trips: Int) throws -> Int {
-        let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
+        let schema = Schema(versionedSchema: SampleTripsSchemaV3.self)
         let attributes = try #require(schema.entity(named: "Trip")).attributes.count
         return trips * attributes * MemoryLayout<AttributeValue>.stride
     }

@@ -112,7 +112,7 @@ struct SharedStoreTests {
     @Test func aContainerWithAnotherSchemaIsRefusedNamingBoth() throws {
         let store = TestStore(.disk)
         let first = try ModelContainer(for: Trip.self, configurations: configuration(store))
-        let v2 = try Schema(SampleTripsSchemaV2.models)
+        let v2 = Schema(SampleTripsSchemaV2.models)
         let error = try #require(
             #expect(throws: LogbookError.self) {
                 try ModelContainer(for: v2, configurations: [configuration(store)])

@@ -110,7 +110,7 @@ struct EventCodecTests {
     }
 
     @Test func everyEventKindRoundTrips() throws {
-        let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
+        let schema = Schema(versionedSchema: SampleTripsSchemaV3.self)
         let events: [Event] = [
             .schema(
                 .init(number: 1, version: schema.version, fingerprint: schema.fingerprint.hexString, schema: schema)

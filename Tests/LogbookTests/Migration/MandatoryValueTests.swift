@@ -94,7 +94,7 @@ struct MandatoryValueTests {
     }
 
     @Test func onlyAttributesSomeVersionLeftOptionalOrAbsentAreScanned() throws {
-        let plan = try MigrationPlanChain(ChecklistPlan.self, current: try Schema(versionedSchema: ChecklistV2.self))
+        let plan = try MigrationPlanChain(ChecklistPlan.self, current: Schema(versionedSchema: ChecklistV2.self))
         let projection = Projection(schema: plan.current, history: plan.history)
         let table = try #require(projection.table(named: "Item"))
         let title = try #require(plan.current.entity(named: "Item")?.attributes.firstIndex { $0.name == "title" })

@@ -122,7 +122,7 @@ struct InsertBytesTests {
 
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func theShortcutAndTheDecodedEventAgree(seed: UInt64) throws {
-        let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
+        let schema = Schema(versionedSchema: SampleTripsSchemaV3.self)
         var decoded = Projection(schema: schema)
         var shortcut = Projection(schema: schema)
         var taken = 0
@@ -155,7 +155,7 @@ struct InsertBytesTests {
         count: Int,
         in directory: TemporaryDirectory
     ) throws -> Projection {
-        let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
+        let schema = Schema(versionedSchema: SampleTripsSchemaV3.self)
         let events = Self.events(seed: seed, count: count)
         let log = try EventLog(directory: directory.path, configuration: testConfiguration(segmentSize: 8 << 10))
         var decoded = Projection(schema: schema)
@@ -185,7 +185,7 @@ struct InsertBytesTests {
         let count = 3_000
         let decoded = try Self.logAndProjection(seed: seed, count: count, in: directory)
 
-        var replayed = Projection(schema: try Schema(versionedSchema: SampleTripsSchemaV3.self))
+        var replayed = Projection(schema: Schema(versionedSchema: SampleTripsSchemaV3.self))
         let trips = try #require(replayed.table(named: "Trip"))
         let name = try #require(replayed.tables[trips].attributeIndex["name"])
         var ahead = 0
@@ -226,7 +226,7 @@ struct InsertBytesTests {
     func aBatchPredecodedPartWayReplaysAsAWholeOne(looks: Int) throws {
         let directory = TemporaryDirectory()
         let count = 900
-        let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
+        let schema = Schema(versionedSchema: SampleTripsSchemaV3.self)
         let events = Self.events(seed: 13, count: count).map {
             EventCodec.encode(EventEnvelope(schemaNumber: 1, event: $0))
         }
@@ -268,7 +268,7 @@ struct InsertBytesTests {
     /// inserts, which are dropped after; applying without taking them leaves them there.
     @Test(arguments: [true, false])
     func aReplayTakesTheRecordedValuesAndASaveLeavesThem(takingValues: Bool) throws {
-        var projection = Projection(schema: try Schema(versionedSchema: SampleTripsSchemaV3.self))
+        var projection = Projection(schema: Schema(versionedSchema: SampleTripsSchemaV3.self))
         let trips = try #require(projection.table(named: "Trip"))
         let name = try #require(projection.tables[trips].attributeIndex["name"])
         let text = "Lisbon in spring, a name longer than fifteen bytes"
@@ -284,7 +284,7 @@ struct InsertBytesTests {
     }
 
     @Test func aDeclinedInsertLeavesTheProjectionAsItWas() throws {
-        var projection = Projection(schema: try Schema(versionedSchema: SampleTripsSchemaV3.self))
+        var projection = Projection(schema: Schema(versionedSchema: SampleTripsSchemaV3.self))
         let first = Event.insert(
             .init(entity: "Trip", id: 1, attributes: [.init("name", .string("Lisbon"))], toOne: [])
         )
@@ -319,7 +319,7 @@ struct InsertBytesTests {
     }
 
     @Test func stringsOfEveryLengthAreCheckedForUTF8WhereverTheirOddByteIs() throws {
-        let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
+        let schema = Schema(versionedSchema: SampleTripsSchemaV3.self)
         var projection = Projection(schema: schema)
         let trips = try #require(projection.tables.firstIndex { $0.entity.name == "Trip" })
         let nameAttribute = try #require(projection.tables[trips].entity.attributes.firstIndex { $0.name == "name" })

@@ -22,7 +22,7 @@ struct ProjectionMemoryTests {
     /// A projection holding trips 1 and 2, whose trips' values may take no more room than they
     /// have: room for exactly those two.
     private static func fullProjection() throws -> (projection: Projection, trips: Int) {
-        var projection = Projection(schema: try Schema(versionedSchema: SampleTripsSchemaV3.self))
+        var projection = Projection(schema: Schema(versionedSchema: SampleTripsSchemaV3.self))
         let trips = try #require(projection.table(named: "Trip"))
         projection.valueBytesLimit = 2 * projection.tables[trips].width * MemoryLayout<AttributeValue>.stride
         try projection.apply(trip(1, "Sintra"))
@@ -84,7 +84,7 @@ struct ProjectionMemoryTests {
     /// A save's reservation for its batch: every insert's table grows once, up front, and a
     /// table that cannot leaves the others' room reserved and nothing applied.
     @Test func aBatchReservesRoomForEachTableItInsertsInto() throws {
-        var projection = Projection(schema: try Schema(versionedSchema: SampleTripsSchemaV3.self))
+        var projection = Projection(schema: Schema(versionedSchema: SampleTripsSchemaV3.self))
         let trips = try #require(projection.table(named: "Trip"))
         let items = try #require(projection.table(named: "BucketListItem"))
         let inserts = DirectInserts()

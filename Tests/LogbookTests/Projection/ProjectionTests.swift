@@ -11,7 +11,7 @@ struct ProjectionTests {
     private let lodging: Int
 
     init() throws {
-        schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
+        schema = Schema(versionedSchema: SampleTripsSchemaV3.self)
         let projection = Projection(schema: schema)
         trip = try #require(projection.table(named: "Trip"))
         item = try #require(projection.table(named: "BucketListItem"))

@@ -95,7 +95,7 @@ struct UniqueIndexTests {
     }
 
     @Test func aProjectionFindsObjectsByUniqueValueThroughRenamesAndDeletes() throws {
-        let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
+        let schema = Schema(versionedSchema: SampleTripsSchemaV3.self)
         var projection = Projection(schema: schema)
         let trip = try #require(projection.table(named: "Trip"))
         let name = try #require(projection.tables[trip].entity.attributes.firstIndex { $0.name == "name" })

@@ -4,7 +4,7 @@ import Testing
 
 struct InverseResolutionTests {
     @Test func twoCandidatesAreAnErrorNamingBothSides() throws {
-        let error = try #require(throws: SchemaError.self) { try Schema([AmbiguousTrip.self]) }
+        let error = try #require(throws: SchemaError.self) { try Schema([AmbiguousTrip.self]).checkProblems() }
         #expect(error.code == .ambiguousInverse)
         #expect(error.entity == "AmbiguousItem")
         #expect(error.property == "trip")
@@ -14,7 +14,7 @@ struct InverseResolutionTests {
     }
 
     @Test func anExplicitInverseOnOneSideSettlesIt() throws {
-        let schema = try Schema([ExplicitTrip.self])
+        let schema = Schema([ExplicitTrip.self])
         let trip = try #require(schema.entity(named: "ExplicitTrip"))
         let item = try #require(schema.entity(named: "ExplicitItem"))
         #expect(trip.relationship(named: "first")?.inverseName == "trip")
@@ -23,7 +23,7 @@ struct InverseResolutionTests {
     }
 
     @Test func anExplicitInverseMustBeARelationship() throws {
-        let error = try #require(throws: SchemaError.self) { try Schema([InverseToAttributeTrip.self]) }
+        let error = try #require(throws: SchemaError.self) { try Schema([InverseToAttributeTrip.self]).checkProblems() }
         #expect(error.code == .invalidInverse)
         #expect(error.entity == "InverseToAttributeTrip")
         #expect(error.property == "items")
@@ -38,7 +38,7 @@ struct InverseResolutionTests {
     }
 
     @Test func aRelationshipWithNoCandidateHasNoInverse() throws {
-        let schema = try Schema([Owner.self])
+        let schema = Schema([Owner.self])
         let pets = try #require(schema.entity(named: "Owner")?.relationship(named: "pets"))
         #expect(pets.inverseName == nil)
         #expect(pets.deleteRule == .deny)

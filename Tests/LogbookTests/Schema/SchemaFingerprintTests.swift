@@ -19,20 +19,20 @@ struct SchemaFingerprintTests {
             "V2": "10a4e0a6819d5f191d967cec78f741feb1a349b6b3dae0ea1086040023e9102a",
             "V3": "b22eb2dd903b5ed7a5f7110d15f85caae53ed8b3e531edda37a66a024728fcee",
         ]
-        let schema = try Schema(versionedSchema: versionedSchema)
+        let schema = Schema(versionedSchema: versionedSchema)
         #expect(schema.fingerprint.hexString == pinned[label])
     }
 
     @Test func everySampleTripsVersionHasItsOwnFingerprint() throws {
-        let fingerprints = try [SampleTripsSchemaV1.self, SampleTripsSchemaV2.self, SampleTripsSchemaV3.self]
+        let fingerprints = [SampleTripsSchemaV1.self, SampleTripsSchemaV2.self, SampleTripsSchemaV3.self]
             .map { (versionedSchema: any VersionedSchema.Type) in
-                try Schema(versionedSchema: versionedSchema).fingerprint
+                Schema(versionedSchema: versionedSchema).fingerprint
             }
         #expect(Set(fingerprints).count == 3)
     }
 
     @Test func fingerprintIsAHexSHA256() throws {
-        let fingerprint = try Schema(versionedSchema: SampleTripsSchemaV3.self).fingerprint
+        let fingerprint = Schema(versionedSchema: SampleTripsSchemaV3.self).fingerprint
         #expect(fingerprint.bytes.count == 32)
         #expect(fingerprint.hexString.count == 64)
         #expect(fingerprint.hexString.allSatisfy { "0123456789abcdef".contains($0) })
@@ -40,21 +40,21 @@ struct SchemaFingerprintTests {
     }
 
     @Test func declarationOrderTransientPropertiesAndCommentsDoNotCount() throws {
-        let inOrder = try Schema([DeclaredInOrder.Note.self]).fingerprint
-        #expect(try Schema([DeclaredInAnotherOrder.Note.self]).fingerprint == inOrder)
-        #expect(try Schema([DeclaredWithTransientAndComments.Note.self]).fingerprint == inOrder)
+        let inOrder = Schema([DeclaredInOrder.Note.self]).fingerprint
+        #expect(Schema([DeclaredInAnotherOrder.Note.self]).fingerprint == inOrder)
+        #expect(Schema([DeclaredWithTransientAndComments.Note.self]).fingerprint == inOrder)
     }
 
     @Test func theVersionLabelDoesNotCount() throws {
-        let first = try Schema([Trip.self], version: Schema.Version(1, 0, 0))
-        let second = try Schema([Trip.self], version: Schema.Version(4, 2, 0))
+        let first = Schema([Trip.self], version: Schema.Version(1, 0, 0))
+        let second = Schema([Trip.self], version: Schema.Version(4, 2, 0))
         #expect(first.fingerprint == second.fingerprint)
         #expect(first != second)
     }
 
     @Test func theOrderModelsAreListedInDoesNotCount() throws {
-        let forward = try Schema([Trip.self, BucketListItem.self, LivingAccommodation.self])
-        let backward = try Schema([LivingAccommodation.self, BucketListItem.self, Trip.self])
+        let forward = Schema([Trip.self, BucketListItem.self, LivingAccommodation.self])
+        let backward = Schema([LivingAccommodation.self, BucketListItem.self, Trip.self])
         #expect(forward == backward)
         #expect(forward.fingerprint == backward.fingerprint)
     }
@@ -116,7 +116,7 @@ struct SchemaFingerprintTests {
     }
 
     @Test func fingerprintSurvivesJSON() throws {
-        let schema = try Schema(versionedSchema: SampleTripsSchemaV3.self)
+        let schema = Schema(versionedSchema: SampleTripsSchemaV3.self)
         let decoded = try JSONDecoder().decode(Schema.self, from: try JSONEncoder().encode(schema))
         #expect(decoded == schema)
         #expect(decoded.fingerprint == schema.fingerprint)
