@@ -65,6 +65,19 @@ private func duplicates(_ trips: [TripV1]) -> [[TripV1]] {
     return groups.values.filter { $0.count > 1 }
 }
 
+/// Calls `handle` with each trip that shares its name with a trip ending later, and that trip,
+/// then saves: the part of a `willMigrate` that dedupes.
+private func forEachDuplicate(
+    in context: ModelContext,
+    _ handle: (_ duplicate: TripV1, _ kept: TripV1) -> Void
+) throws {
+    for group in duplicates(try context.fetch(FetchDescriptor<TripV1>())) {
+        guard let kept = latestEnding(group) else { continue }
+        for trip in group where trip !== kept { handle(trip, kept) }
+    }
+    try context.save()
+}
+
 /// The trip of a group that ends last.
 private func latestEnding(_ group: [TripV1]) -> TripV1? {
     group.max { $0.end_date < $1.end_date }
@@ -76,12 +89,7 @@ enum TalkDedupePlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { SampleTripsMigrationPlan.schemas }
     static var stages: [MigrationStage] {
         boundaryStages(willMigrate: { context in
-            let trips = try context.fetch(FetchDescriptor<TripV1>())
-            for group in duplicates(trips) {
-                let kept = latestEnding(group)
-                for trip in group where trip !== kept { context.delete(trip) }
-            }
-            try context.save()
+            try forEachDuplicate(in: context) { duplicate, _ in context.delete(duplicate) }
         })
     }
 }
@@ -91,15 +99,10 @@ enum MovingDedupePlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { SampleTripsMigrationPlan.schemas }
     static var stages: [MigrationStage] {
         boundaryStages(willMigrate: { context in
-            let trips = try context.fetch(FetchDescriptor<TripV1>())
-            for group in duplicates(trips) {
-                guard let kept = latestEnding(group) else { continue }
-                for trip in group where trip !== kept {
-                    for item in trip.bucketList ?? [] { item.trip = kept }
-                    context.delete(trip)
-                }
+            try forEachDuplicate(in: context) { duplicate, kept in
+                for item in duplicate.bucketList ?? [] { item.trip = kept }
+                context.delete(duplicate)
             }
-            try context.save()
         })
     }
 }
@@ -109,12 +112,7 @@ enum RenamingPlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { SampleTripsMigrationPlan.schemas }
     static var stages: [MigrationStage] {
         boundaryStages(willMigrate: { context in
-            let trips = try context.fetch(FetchDescriptor<TripV1>())
-            for group in duplicates(trips) {
-                let kept = latestEnding(group)
-                for trip in group where trip !== kept { trip.name += " (earlier)" }
-            }
-            try context.save()
+            try forEachDuplicate(in: context) { duplicate, _ in duplicate.name += " (earlier)" }
         })
     }
 }
