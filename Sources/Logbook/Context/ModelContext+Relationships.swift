@@ -43,11 +43,10 @@ extension ModelContext: ModelObserver {
         to newValue: [Target]
     ) {
         // One model appended to the models there were: the change `append` makes. Compared by
-        // identity, as arrays of objects.
-        let old = oldValue as [AnyObject]
-        let new = newValue as [AnyObject]
-        if Self.isAppend(of: old, in: new) {
-            let appended: any PersistentModel = downcast(new[old.count], to: Target.self)
+        // identity, in place: converting the arrays to `[AnyObject]` or casting an element back
+        // looked up generic metadata on every append in code not specialised for `Target`.
+        if Self.isAppend(of: oldValue, in: newValue) {
+            let appended: any PersistentModel = newValue[oldValue.count]
             insertIfNew(appended)
             guard let inverse = inverseProperty(of: model, index) else { return }
             add(model, to: appended, inverse, partnerProperty: index)
@@ -57,19 +56,15 @@ extension ModelContext: ModelObserver {
     }
 
     /// Whether `newValue` is `oldValue` with one more model, not already there, at the end.
-    private static func isAppend(of oldValue: [AnyObject], in newValue: [AnyObject]) -> Bool {
+    private static func isAppend<Target: PersistentModel>(of oldValue: [Target], in newValue: [Target]) -> Bool {
         let count = oldValue.count
         guard newValue.count == count + 1 else { return false }
-        return newValue.withUnsafeBufferPointer { new in
-            oldValue.withUnsafeBufferPointer { old in
-                let appended = ObjectIdentifier(new[count])
-                for position in 0..<count {
-                    let kept = ObjectIdentifier(old[position])
-                    if kept != ObjectIdentifier(new[position]) || kept == appended { return false }
-                }
-                return true
-            }
+        let appended = ObjectIdentifier(newValue[count])
+        for position in 0..<count {
+            let kept = ObjectIdentifier(oldValue[position])
+            if kept != ObjectIdentifier(newValue[position]) || kept == appended { return false }
         }
+        return true
     }
 
     /// The models of `models` that `others` does not hold. Most changes append to a short array,

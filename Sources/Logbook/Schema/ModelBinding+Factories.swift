@@ -334,18 +334,11 @@ func single<Target: PersistentModel>(_ models: [any PersistentModel], as _: Targ
 
 /// A related model as the target type.
 ///
-/// Model classes are final, so comparing metatypes settles it; the dynamic cast is only for a
-/// class that is not.
-///
 /// - Precondition: The model is of the target type; the context only relates models of the
 ///   types the schema says.
 @inlinable
 func cast<Target: PersistentModel>(_ model: any PersistentModel, to _: Target.Type) -> Target {
-    if type(of: model) == Target.self { return downcast(model, to: Target.self) }
-    guard let typed = model as? Target else {
-        preconditionFailure("A \(type(of: model)) cannot be related where \(Target.self) is expected")
-    }
-    return typed
+    downcast(model, to: Target.self)
 }
 
 // MARK: - Unique attribute values
