@@ -38,33 +38,14 @@ extension ModelContext: ModelObserver {
 
     func model<Target: PersistentModel>(
         _ model: any PersistentModel,
-        didSetToMany index: Int,
+        didAppend appended: any PersistentModel,
+        toMany index: Int,
         from oldValue: [Target],
         to newValue: [Target]
     ) {
-        // One model appended to the models there were: the change `append` makes. Compared by
-        // identity, in place: converting the arrays to `[AnyObject]` or casting an element back
-        // looked up generic metadata on every append in code not specialised for `Target`.
-        if Self.isAppend(of: oldValue, in: newValue) {
-            let appended: any PersistentModel = newValue[oldValue.count]
-            insertIfNew(appended)
-            guard let inverse = inverseProperty(of: model, index) else { return }
-            add(model, to: appended, inverse, partnerProperty: index)
-            return
-        }
-        self.model(model, didSetRelationship: index, from: existentials(oldValue), to: existentials(newValue))
-    }
-
-    /// Whether `newValue` is `oldValue` with one more model, not already there, at the end.
-    private static func isAppend<Target: PersistentModel>(of oldValue: [Target], in newValue: [Target]) -> Bool {
-        let count = oldValue.count
-        guard newValue.count == count + 1 else { return false }
-        let appended = ObjectIdentifier(newValue[count])
-        for position in 0..<count {
-            let kept = ObjectIdentifier(oldValue[position])
-            if kept != ObjectIdentifier(newValue[position]) || kept == appended { return false }
-        }
-        return true
+        insertIfNew(appended)
+        guard let inverse = inverseProperty(of: model, index) else { return }
+        add(model, to: appended, inverse, partnerProperty: index)
     }
 
     /// The models of `models` that `others` does not hold. Most changes append to a short array,

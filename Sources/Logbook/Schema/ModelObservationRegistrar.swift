@@ -17,15 +17,28 @@ import Observation
 /// The generated property is `@exclusivity(unchecked)`: ``access(_:keyPath:)`` is its only
 /// mutation, a single step that calls nothing that could reach the same model's registrar (the
 /// wrapped `access` only records the key path in the current tracking scope).
+///
+/// The registrar is held in a box of Logbook's own rather than as an optional of
+/// `ObservationRegistrar`: Observation is a library with a resilient layout, so checking, copying
+/// and destroying such an optional went through its value witnesses on every access and
+/// mutation, where a reference to a box is a pointer that is `nil` or not.
 public struct _$ModelObservationRegistrar: Sendable {
+    /// The registrar of one model, made on the model's first read.
+    @usableFromInline
+    final class Box: Sendable {
+        @usableFromInline let registrar = ObservationRegistrar()
+
+        @usableFromInline init() {}
+    }
+
     /// The registrar, once a getter has reported an access.
-    @usableFromInline var registrar: ObservationRegistrar?
+    @usableFromInline var box: Box?
 
     /// Not API: a registrar that has not been needed yet.
     public init() {}
 
     /// Whether the wrapped registrar exists: whether a persisted property was ever read.
-    var isCreated: Bool { registrar != nil }
+    var isCreated: Bool { box != nil }
 
     /// Not API: reports a read of a property, creating the registrar on the first one. Called by
     /// generated getters.
@@ -38,8 +51,14 @@ public struct _$ModelObservationRegistrar: Sendable {
         _ subject: Subject,
         keyPath: @autoclosure () -> KeyPath<Subject, Member>
     ) {
-        if registrar == nil { registrar = ObservationRegistrar() }
-        registrar?.access(subject, keyPath: keyPath())
+        let box: Box
+        if let existing = self.box {
+            box = existing
+        } else {
+            box = Box()
+            self.box = box
+        }
+        box.registrar.access(subject, keyPath: keyPath())
     }
 
     /// Not API: runs a mutation of a property, telling its observers, if the model has any.
@@ -54,7 +73,7 @@ public struct _$ModelObservationRegistrar: Sendable {
         keyPath: @autoclosure () -> KeyPath<Subject, Member>,
         _ mutation: () throws -> Result
     ) rethrows -> Result {
-        guard let registrar else { return try mutation() }
-        return try registrar.withMutation(of: subject, keyPath: keyPath(), mutation)
+        guard let box else { return try mutation() }
+        return try box.registrar.withMutation(of: subject, keyPath: keyPath(), mutation)
     }
 }
