@@ -72,7 +72,7 @@ final class Store: Sendable {
     let replayed: Replayed
     /// The schemas before ``schema``, oldest first.
     let history: [Schema]
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// ``State/generation``, readable without the lock: every fetch compares it with the
     /// generation its context has seen.
     private let published = Atomic<UInt64>(0)
@@ -83,7 +83,7 @@ final class Store: Sendable {
     /// The buffer of the last large batch's payload, handed back by the appending thread once
     /// the batch is written, for the next one to be encoded into. A fresh buffer of a megabyte
     /// for each batch of SampleTrips' saves made 27,000 page faults over W1's hundred saves.
-    private let spareBuffer = Mutex<[UInt8]>([])
+    private let spareBuffer = Locked<[UInt8]>([])
 
     /// Whether models made from rows that lack a non-optional value get a placeholder instead
     /// of failing: only in the stores of migration stages, whose closures fill such values in.
@@ -131,7 +131,7 @@ final class Store: Sendable {
                 replay ? try Self.replay(log.reader(), pending: [], into: &state, fingerprint: fingerprint) : Replayed()
         }
         self.history = history
-        self.state = Mutex(state)
+        self.state = Locked(state)
     }
 
     /// A store for a migration stage: replays `reader` and then `pending` at `schema`, and
@@ -159,7 +159,7 @@ final class Store: Sendable {
             decodingAhead: decodingAhead
         )
         self.history = history
-        self.state = Mutex(state)
+        self.state = Locked(state)
     }
 
     /// Replays every event of the log, then `pending`, into the projection.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The stores on disk open in this process, by the resolved path of their directory, so that
 /// every container of one store shares one ``Store``: one log, one writer lock, one projection.
@@ -44,12 +43,12 @@ final class StoreRegistry: Sendable {
 
     /// One store's place in the registry.
     private final class Slot: Sendable {
-        let open = Mutex<Open?>(nil)
+        let open = Locked<Open?>(nil)
     }
 
     /// The slots, each with the number of containers that use it or are opening it: a slot
     /// goes once that number is back to zero.
-    private let slots = Mutex<[String: (slot: Slot, claims: Int)]>([:])
+    private let slots = Locked<[String: (slot: Slot, claims: Int)]>([:])
 
     /// The key of the store in `directory`: its path with symbolic links resolved, those of its
     /// parent when the store does not exist yet.

@@ -26,7 +26,7 @@ package final class EventLog: Sendable {
     package let configuration: LogConfiguration
     /// What the open found and did.
     package let recovery: RecoveryOutcome
-    private let state: Mutex<WriterState>
+    private let state: Locked<WriterState>
 
     private struct WriterState: ~Copyable {
         var lock: StoreLock?
@@ -72,7 +72,7 @@ package final class EventLog: Sendable {
         self.directory = directory
         self.configuration = configuration
         self.recovery = recovery
-        self.state = Mutex(
+        self.state = Locked(
             WriterState(
                 lock: lock,
                 segment: segment,

@@ -1,7 +1,6 @@
 import CMemoryHints
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +18,7 @@ import Glibc
 /// needed.
 final class BackgroundWork<Value: Sendable>: Sendable {
     private let finished = DispatchSemaphore(value: 0)
-    private let outcome = Mutex<Result<Value, any Error>?>(nil)
+    private let outcome = Locked<Result<Value, any Error>?>(nil)
 
     /// Starts `work` at once on a new thread, with a stack as large as the main thread's
     /// usually is (8 MiB), since it runs the application's migration closures.
