@@ -121,7 +121,7 @@ extension LogbookCommand {
             switch event {
             case .insert(let change): return change.entity
             case .update(let change): return change.entity
-            case .delete(let entity, _): return entity
+            case .delete(let entity, _, _): return entity
             case .link(let link), .unlink(let link): return link.entity
             case .schema, .migration: return nil
             }

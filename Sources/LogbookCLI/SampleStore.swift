@@ -20,32 +20,50 @@ extension LogbookCommand {
         @Option(help: "Write this many generated trips, 1,000 per save, instead of the demo trips.")
         var trips: Int?
 
-        @Argument(help: "A path for the new store; it must not exist yet.")
+        @Flag(help: "Append the demo trips (version 1 only) to an existing store instead of creating one.")
+        var append = false
+
+        @Argument(help: "A path for the new store; it must not exist yet (unless --append).")
         var store: String
 
         func validate() throws {
             guard version == 1 || version == 2 || (version == 3 && trips != nil) else {
                 throw ValidationError("--version must be 1 or 2, or 3 with --trips")
             }
-            if FileManager.default.fileExists(atPath: store) { throw ValidationError("\(store) already exists") }
+            if append {
+                guard version == 1, trips == nil else {
+                    throw ValidationError("--append writes the version 1 demo trips")
+                }
+            } else if FileManager.default.fileExists(atPath: store) {
+                throw ValidationError("\(store) already exists")
+            }
         }
 
         func run() throws {
             if let trips { return try writeGenerated(trips) }
-            let configuration = ModelConfiguration(url: URL(fileURLWithPath: store))
+            var configuration = ModelConfiguration(url: URL(fileURLWithPath: store))
+            // Every save records this time and author, so that the same command gives the same bytes.
+            configuration.clock = { Self.fixtureTime }
             if version == 1 {
                 let context = ModelContext(
                     try ModelContainer(for: SampleTripsSchemaV1.Trip.self, configurations: configuration)
                 )
+                context.author = Self.fixtureAuthor
                 try SampleData.insertV1(SampleData.demoTrips, into: context, tripsPerSave: .max)
             } else {
                 let context = ModelContext(
                     try ModelContainer(for: SampleTripsSchemaV2.Trip.self, configurations: configuration)
                 )
+                context.author = Self.fixtureAuthor
                 // One save per trip: a repeated name is an upsert of the stored trip.
                 try SampleData.insertV2(SampleData.demoTrips, into: context, tripsPerSave: 1)
             }
         }
+
+        /// The time the demo trips' saves record: 2026-01-01 00:00:00 UTC.
+        static let fixtureTime = Date(timeIntervalSince1970: 1_767_225_600)
+        /// The author the demo trips' saves record.
+        static let fixtureAuthor = "fixtures"
 
         /// Writes SampleTrips-N: each trip with 5 bucket-list items and 1 accommodation.
         func writeGenerated(_ count: Int) throws {

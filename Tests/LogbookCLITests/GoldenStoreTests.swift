@@ -219,23 +219,31 @@ struct SampleTripsGoldenStoreTests {
         return target
     }
 
-    /// Writing the demo trips again today gives the committed stores byte for byte: the encoding
-    /// of events and batches has not moved since they were written.
+    /// Writing the demo trips again today, with the time and author `_sample-store` records, gives
+    /// the committed format 4 stores byte for byte: the encoding of events, batches and
+    /// transaction records has not moved since they were written. (The format 2 stores, written
+    /// before saves recorded a transaction record, are read by the tests above.)
     @Test(arguments: [1, 2])
     func theDemoTripsWrittenTodayGiveTheCommittedBytes(version: Int) throws {
         let directory = TemporaryDirectory()
         let url = URL(fileURLWithPath: directory.child("today.store"))
         do {
-            let configuration = ModelConfiguration(url: url)
+            // The time and author `logbook _sample-store` records.
+            var configuration = ModelConfiguration(url: url)
+            configuration.clock = { Date(timeIntervalSince1970: 1_767_225_600) }
             if version == 1 {
                 let container = try ModelContainer(for: SampleTripsSchemaV1.Trip.self, configurations: configuration)
-                try SampleData.insertV1(SampleData.demoTrips, into: ModelContext(container), tripsPerSave: .max)
+                let context = ModelContext(container)
+                context.author = "fixtures"
+                try SampleData.insertV1(SampleData.demoTrips, into: context, tripsPerSave: .max)
             } else {
                 let container = try ModelContainer(for: SampleTripsSchemaV2.Trip.self, configurations: configuration)
-                try SampleData.insertV2(SampleData.demoTrips, into: ModelContext(container), tripsPerSave: 1)
+                let context = ModelContext(container)
+                context.author = "fixtures"
+                try SampleData.insertV2(SampleData.demoTrips, into: context, tripsPerSave: 1)
             }
         }
-        let committed = GoldenStoreTests.fixtures.appendingPathComponent("sampletrips-v\(version)-format-2")
+        let committed = GoldenStoreTests.fixtures.appendingPathComponent("sampletrips-v\(version)-format-4")
         let names = try FileManager.default.contentsOfDirectory(atPath: committed.path).filter { $0.hasSuffix(".log") }
         #expect(!names.isEmpty)
         #expect(
@@ -251,7 +259,7 @@ struct SampleTripsGoldenStoreTests {
 
     private func day(_ offset: Double) -> Date { Date(timeIntervalSince1970: 1_780_272_000 + offset * 86_400) }
 
-    @Test(arguments: ["sampletrips-v1", "sampletrips-v1-format-2"])
+    @Test(arguments: ["sampletrips-v1", "sampletrips-v1-format-2", "sampletrips-v1-format-4"])
     func theVersion1StoreOpensAtVersion3WithEveryValue(name: String) throws {
         let directory = TemporaryDirectory()
         let url = try copy(name, into: directory)
@@ -281,7 +289,7 @@ struct SampleTripsGoldenStoreTests {
         )
     }
 
-    @Test(arguments: ["sampletrips-v2", "sampletrips-v2-format-2"])
+    @Test(arguments: ["sampletrips-v2", "sampletrips-v2-format-2", "sampletrips-v2-format-4"])
     func theVersion2StoreOpensAtVersion3WithEveryValue(name: String) throws {
         let directory = TemporaryDirectory()
         let url = try copy(name, into: directory)
@@ -302,6 +310,7 @@ struct SampleTripsGoldenStoreTests {
     @Test(arguments: [
         ("sampletrips-v1", "1 batch, 20 events"), ("sampletrips-v2", "6 batches, 20 events"),
         ("sampletrips-v1-format-2", "1 batch, 20 events"), ("sampletrips-v2-format-2", "6 batches, 20 events"),
+        ("sampletrips-v1-format-4", "1 batch, 20 events"), ("sampletrips-v2-format-4", "6 batches, 20 events"),
     ])
     func theFixturesAreSoundAndHoldOnlyWhatTheyWereMadeWith(name: String, content: String) throws {
         let verify = try ToolProcess.run(["verify", GoldenStoreTests.fixtures.appendingPathComponent(name).path])

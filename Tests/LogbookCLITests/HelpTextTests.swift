@@ -23,6 +23,8 @@ struct HelpTextTests {
           info                    Show a store's segments, batches, events and sequence
                                   range.
           dump                    Print the events of a store.
+          history                 Print the history transactions of a store, with their
+                                  changes and values.
           replay                  Rebuild a store's objects from its log and print them
                                   with their relationships.
           tail                    Print the last events of a store, and with --follow
@@ -54,6 +56,37 @@ struct HelpTextTests {
           <store>                 The store directory.
 
         OPTIONS:
+          --version               Show the version.
+          -h, --help              Show help information.
+
+
+        """,
+        "history": """
+        OVERVIEW: Print the history transactions of a store, with their changes and
+        values.
+
+        Each save is one transaction, named by its token: the sequence number of its
+        last event. Changes are shown as the newest schema the store has recorded sees
+        them, one per object: an insert with the values it wrote, an update with the
+        attributes and relationships it wrote (and the values of the attributes), a
+        delete with the values of its attributes marked .preserveValueOnDeletion.
+        Transactions saved before format version 4 have no time or author. With
+        --format json, each transaction is one JSON object on its own line (NDJSON)
+        with token, timestamp, author and changes.
+
+        Exit status: 0 the store is sound; 1 the store is damaged; 2 the command could
+        not run (no store, unreadable, unknown entity); 3 every batch is sound but an
+        incomplete batch (a torn write) ends the log; 64 bad arguments.
+
+        USAGE: logbook history <store> [--format <format>] [--after <after>]
+
+        ARGUMENTS:
+          <store>                 The store directory.
+
+        OPTIONS:
+          --format <format>       Output format: text or json. (values: text, json;
+                                  default: text)
+          --after <after>         Print only the transactions after this token.
           --version               Show the version.
           -h, --help              Show help information.
 
@@ -241,7 +274,7 @@ struct HelpTextTests {
         """,
     ]
 
-    @Test(arguments: ["logbook", "info", "dump", "replay", "tail", "verify", "demo", "salvage"])
+    @Test(arguments: ["logbook", "info", "dump", "history", "replay", "tail", "verify", "demo", "salvage"])
     func helpIsPinned(command: String) throws {
         let arguments = command == "logbook" ? ["--help"] : [command, "--help"]
         let outcome = try ToolProcess.run(arguments)

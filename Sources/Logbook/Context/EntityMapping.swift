@@ -44,6 +44,8 @@ final class EntityMapping {
     let inverseProperties: [Int?]
     /// Whether any relationship has a minimum or maximum model count.
     let hasCountLimits: Bool
+    /// Whether an attribute of the entity is marked `.preserveValueOnDeletion`.
+    let hasPreservedAttributes: Bool
     /// The entity name.
     let entityName: String
     /// Each property's name, by property index.
@@ -173,6 +175,7 @@ final class EntityMapping {
         self.entity = entity
         self.links = links
         self.hasCountLimits = entity.relationships.contains(where: \.hasCountLimit)
+        self.hasPreservedAttributes = entity.attributes.contains { $0.options.contains(.preserveValueOnDeletion) }
         self.inverseProperties = binding.properties.enumerated().map { index, property in
             guard case .relationship(let access) = property.kind, case .relationship(let relationship) = slots[index],
                 let inverseName = entity.relationships[relationship].inverseName

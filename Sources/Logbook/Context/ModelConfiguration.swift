@@ -65,6 +65,9 @@ public struct ModelConfiguration: Sendable {
     /// The most bytes one table's attribute values may take in memory: growing past it fails
     /// as an allocation the system refuses. Tests lower it to make one store run out of memory.
     package var valueBytesLimit = Int.max
+    /// The clock whose time each save records in its transaction record: the golden stores of
+    /// `Fixtures/` are written with a fixed one.
+    package var clock: @Sendable () -> Date = { Date() }
 
     /// A store in the directory at `url`.
     ///

@@ -30,7 +30,7 @@ extension ModelContainer {
                 path: store.location
             )
         }
-        _ = try store.deleteAllObjects()
+        if try store.deleteAllObjects().sequences != nil { store.saveSignal?.notify() }
     }
 
     /// Erases the container's data: every object of every entity, durably, as

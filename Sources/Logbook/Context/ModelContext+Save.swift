@@ -56,6 +56,7 @@ extension ModelContext {
                 path: store.location
             )
         }
+        postWillSave()
         let deletions = try deletionClosure()
         var inserts: [any PersistentModel] = []
         swap(&inserts, &scratchInserts)
@@ -85,7 +86,8 @@ extension ModelContext {
         var assigned = 0
         let commit: Store.Commit
         do {
-            commit = try store.commit { projection, nextIdentifier, schemaNumber, batch in
+            let transaction = BatchTransaction(timestamp: store.clock(), author: author)
+            commit = try store.commit(transaction: transaction) { projection, nextIdentifier, schemaNumber, batch in
                 for (position, model) in inserts.enumerated() {
                     model.inPlace { storage in
                         if storage.identifierKind == .temporary {
@@ -110,7 +112,11 @@ extension ModelContext {
             inserted.giveBack(inserts)
             throw error
         }
+        let deleted = deletions.values.map(\.persistentModelID)
+        let updated = changes.map(\.persistentModelID)
         finishSave(commit, inserts: inserts, changes: changes, deletions: deletions)
+        if commit.sequences != nil, let signal = store.saveSignal { signal.notify() }
+        postDidSave(inserted: inserts.map(\.persistentModelID), updated: updated, deleted: deleted)
     }
 
     /// The events of a batch: inserts first, each referring only to objects already in the
@@ -134,7 +140,9 @@ extension ModelContext {
         }
         for model in deletions.values {
             guard let id = model.storedIdentifier else { continue }
-            batch.events.append(.delete(entity: type(of: model).entityName, id: id))
+            batch.events.append(
+                .delete(entity: type(of: model).entityName, id: id, preserved: try preservedValues(of: model))
+            )
         }
     }
 
@@ -320,6 +328,21 @@ extension ModelContext {
         for reference in toOne { recorder.reference(reference.relationship, reference.target) }
         recorder.end()
         if let uniqueHash { recorder.setUniqueHash(uniqueHash) }
+    }
+
+    /// The values of a deleted model's attributes marked `.preserveValueOnDeletion`, which its
+    /// delete event carries for history's tombstones.
+    private func preservedValues(of model: any PersistentModel) throws -> [Event.Field] {
+        let mapping = mapping(of: model)
+        guard mapping.hasPreservedAttributes else { return [] }
+        var fields: [Event.Field] = []
+        for property in mapping.attributeProperties {
+            guard case .attribute(let attribute) = mapping.slots[property],
+                mapping.entity.attributes[attribute].options.contains(.preserveValueOnDeletion)
+            else { continue }
+            fields.append(Event.Field(mapping.propertyNames[property], try mapping.attribute(model, property)))
+        }
+        return fields
     }
 
     private func updateEvents(_ model: any PersistentModel, _ projection: Projection) throws -> [Event] {

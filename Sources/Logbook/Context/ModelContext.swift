@@ -72,6 +72,10 @@ import Foundation
 ///
 /// ### Saving and discarding
 /// - ``save()``
+/// - ``author``
+/// - ``willSave``
+/// - ``didSave``
+/// - ``NotificationKey``
 /// - ``rollback()``
 /// - ``transaction(block:)``
 /// - ``autosaveEnabled``
@@ -84,6 +88,9 @@ import Foundation
 /// - ``enumerate(_:batchSize:allowEscapingMutations:block:)``
 /// - ``model(for:)``
 /// - ``registeredModel(for:)``
+///
+/// ### Reading history
+/// - ``fetchHistory(_:)``
 public final class ModelContext {
     /// The container whose store the context reads and writes.
     public let container: ModelContainer
@@ -96,6 +103,17 @@ public final class ModelContext {
 
     /// Whether the context saves by itself after changes; see "Autosave" above.
     @exclusivity(unchecked) public var autosaveEnabled = false
+
+    /// Who makes the context's saves: recorded with each save, and read back as the
+    /// ``DefaultHistoryTransaction/author`` of its history transaction.
+    ///
+    /// ```swift
+    /// let context = ModelContext(container)
+    /// context.author = "importer"
+    /// ```
+    ///
+    /// `nil` (the default) records no author.
+    public var author: String?
 
     /// One object per persisted model, by identifier number: the store hands numbers out from
     /// one counter for every entity, so a number names one object. Read it through

@@ -7,8 +7,9 @@ extension Store {
     ///
     /// - Returns: The commit, with no sequences when the store was already empty.
     /// - Throws: ``LogbookError`` when the append fails; nothing is kept then.
+    /// The batch records no author, and its deletes no preserved values.
     func deleteAllObjects() throws -> Commit {
-        try commit { projection, _, _, batch in
+        try commit(transaction: BatchTransaction(timestamp: clock(), author: nil)) { projection, _, _, batch in
             for table in projection.tables {
                 let name = table.entity.name
                 for (id, _) in table.identifiersInOrder() {

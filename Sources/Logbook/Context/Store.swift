@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Logging
 import Synchronization
 
@@ -66,6 +67,11 @@ final class Store: Sendable {
     let fingerprint: String
     let sink: Sink
     let logger: Logger
+    /// Wakes the history feeds of the store when a save appends to its log; `nil` for a store
+    /// without a log.
+    let saveSignal: SaveSignal?
+    /// The clock saves read for their transaction records.
+    let clock: @Sendable () -> Date
     /// Where the store lives, for messages.
     let location: String
     /// What the open found; empty for a store opened without replaying.
@@ -106,11 +112,13 @@ final class Store: Sendable {
         self.schema = schema
         self.fingerprint = schema.fingerprint.hexString
         self.logger = configuration.logger
+        self.clock = configuration.clock
         var state = State(projection: Projection(schema: schema, history: history))
         state.projection.valueBytesLimit = configuration.valueBytesLimit
         self.insertNames = InsertNames(state.projection)
         if configuration.isStoredInMemoryOnly {
             self.sink = .memory
+            self.saveSignal = nil
             self.location = "memory"
             self.replayed = Replayed()
         } else {
@@ -124,6 +132,7 @@ final class Store: Sendable {
             logConfiguration.damagedTailPolicy = configuration.damagedTailPolicy
             let log = try EventLog(directory: directory, configuration: logConfiguration)
             self.sink = .log(log)
+            self.saveSignal = SaveSignal.shared(for: log.reader().directory)
             self.location = directory
             // Without `replay`, the migrator reads the log and gives the store its state
             // (`adopt(_:lastSequence:)`, `appendMigration(_:final:)`).
@@ -147,7 +156,9 @@ final class Store: Sendable {
         self.schema = schema
         self.fingerprint = schema.fingerprint.hexString
         self.logger = logger
+        self.clock = { Date() }
         self.sink = .capture
+        self.saveSignal = nil
         self.location = reader?.directory ?? "memory"
         var state = State(projection: Projection(schema: schema, history: history))
         self.insertNames = InsertNames(state.projection)
@@ -278,7 +289,10 @@ final class Store: Sendable {
     ///
     /// The projection is passed by value and must not outlive `build`: a copy still alive when
     /// the events are applied would make every save copy every table.
+    ///
+    /// - Parameter transaction: The time and author the batch records (its transaction record).
     func commit(
+        transaction: BatchTransaction,
         _ build: (Projection, inout UInt64, _ schemaNumber: UInt32, inout PreparedBatch) throws -> Void
     ) throws -> Commit {
         try state.withLock { state throws -> Commit in
@@ -344,6 +358,7 @@ final class Store: Sendable {
                     )
                     feed.finish(
                         Self.payload(
+                            transaction,
                             schemaRecord,
                             inserts,
                             events,
@@ -354,7 +369,9 @@ final class Store: Sendable {
                         )
                     )
                 } else {
-                    sequences = try log.append(Self.payload(schemaRecord, inserts, events, names, schemaNumber))
+                    sequences = try log.append(
+                        Self.payload(transaction, schemaRecord, inserts, events, names, schemaNumber)
+                    )
                 }
             case .memory: break
             case .capture:
@@ -411,9 +428,10 @@ final class Store: Sendable {
         }
     }
 
-    /// A batch's payload: the schema record, when the batch begins a schema, then the inserts,
-    /// then the other events.
+    /// A batch's payload: the transaction record, the schema record when the batch begins a
+    /// schema, then the inserts, then the other events.
     private static func payload(
+        _ transaction: BatchTransaction,
         _ schemaRecord: EventEnvelope?,
         _ inserts: DirectInserts,
         _ events: [Event],
@@ -426,6 +444,7 @@ final class Store: Sendable {
         // otherwise into a buffer of their size, with room for the other events at a guess of
         // their size.
         var payload = BatchPayload(reusing: consume buffer)
+        payload.appendTransaction(transaction)
         if let schemaRecord { payload.appendEvent { EventCodec.encode(schemaRecord, into: &$0) } }
         let extra = events.isEmpty ? 0 : 4096 + 64 * events.count
         // A feed may only be given when no events follow the inserts: they could move the
@@ -524,15 +543,20 @@ final class Store: Sendable {
         published.store(fresh.generation, ordering: .releasing)
     }
 
-    /// Appends migration stages' batches to the log as they are, then takes the state of
-    /// `final`, a capturing store that replayed the log and those batches at this store's
-    /// schema, instead of replaying everything again.
+    /// Appends migration stages' batches to the log as they are, each with a transaction
+    /// record of the time it is appended and no author, then takes the state of `final`, a
+    /// capturing store that replayed the log and those batches at this store's schema, instead
+    /// of replaying everything again.
     func appendMigration(_ batches: [[EventEnvelope]], final: Store) throws {
         guard let log else { return }
         var last: UInt64 = 0
         for batch in batches {
-            last = try log.append(batch.map(EventCodec.encode)).upperBound
+            var payload = BatchPayload()
+            payload.appendTransaction(BatchTransaction(timestamp: Date(), author: nil))
+            for envelope in batch { payload.appendEvent { EventCodec.encode(envelope, into: &$0) } }
+            last = try log.append(payload).upperBound
         }
+        if !batches.isEmpty { saveSignal?.notify() }
         adopt(final, lastSequence: last)
     }
 

@@ -18,7 +18,10 @@ package enum Event: Hashable, Sendable {
     /// Changed attributes and to-one targets of an existing object.
     case update(Update)
     /// An object deleted; delete rules were applied at save time and recorded as events of their own.
-    case delete(entity: String, id: UInt64)
+    ///
+    /// `preserved` holds the values of the attributes marked `.preserveValueOnDeletion` as the
+    /// object had them (from format version 4; empty in older stores), for history's tombstones.
+    case delete(entity: String, id: UInt64, preserved: [Field] = [])
     /// Targets added to a to-many relationship.
     case link(Link)
     /// Targets removed from a to-many relationship.

@@ -53,7 +53,8 @@ extension EventCodec {
                 event = .update(.init(entity: entity, id: id, attributes: attributes, toOne: toOne))
             case .delete:
                 let entity = try string("entity name")
-                event = .delete(entity: entity, id: try identifier("identifier"))
+                let id = try identifier("identifier")
+                event = .delete(entity: entity, id: id, preserved: reader.isAtEnd ? [] : try preservedFields())
             case .link:
                 event = .link(try link())
             case .unlink:
@@ -130,6 +131,19 @@ extension EventCodec {
                 }
             }
             return (entity, id, attributes, references)
+        }
+
+        /// The preserved values of a delete (from format version 4): at least one.
+        mutating func preservedFields() throws(LogbookError) -> [Event.Field] {
+            let fieldCount = try count("preserved value count")
+            guard fieldCount > 0 else { throw failure("a delete with an empty list of preserved values") }
+            var fields: [Event.Field] = []
+            fields.reserveCapacity(fieldCount)
+            for _ in 0..<fieldCount {
+                let name = try string("attribute name")
+                fields.append(Event.Field(name, try value(depth: 0)))
+            }
+            return fields
         }
 
         mutating func link() throws(LogbookError) -> Event.Link {

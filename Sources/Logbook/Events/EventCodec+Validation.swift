@@ -135,6 +135,13 @@ extension EventCodec {
             case .delete:
                 guard string() else { return "invalid entity name" }
                 guard number(limit: maximumIdentifier) else { return "invalid identifier" }
+                if remaining > 0 {
+                    guard let preserved = count(), preserved > 0 else { return "invalid preserved value count" }
+                    for _ in 0..<preserved {
+                        guard string() else { return "invalid attribute name" }
+                        if let problem = value(depth: 0) { return problem }
+                    }
+                }
             case .link, .unlink:
                 guard string() else { return "invalid entity name" }
                 guard number(limit: maximumIdentifier) else { return "invalid identifier" }

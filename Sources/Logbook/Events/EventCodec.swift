@@ -67,10 +67,15 @@ package enum EventCodec {
         case .update(let update):
             header(.update, envelope, &writer)
             writeChange(update.entity, update.id, update.attributes, update.toOne, &writer)
-        case .delete(let entity, let id):
+        case .delete(let entity, let id, let preserved):
             header(.delete, envelope, &writer)
             writer.writeString(entity)
             writer.writeVarint(id)
+            // Nothing more without preserved values: the bytes of a delete before version 4.
+            if !preserved.isEmpty {
+                writer.writeVarint(UInt64(preserved.count))
+                for field in preserved { writeField(field.name, field.value, into: &writer) }
+            }
         case .link(let link):
             header(.link, envelope, &writer)
             writeLink(link, &writer)

@@ -11,6 +11,9 @@ package struct Batch: Sendable {
     package let payload: [UInt8]
     /// The byte range of each event in ``payload``.
     package let eventRanges: [Range<Int>]
+    /// The byte range of the transaction record in ``payload``, for a batch that has one
+    /// (``LogFormat/flagTransaction``).
+    package var transactionRange: Range<Int>? = nil
 
     /// The sequence number of the first event.
     package var firstSequence: UInt64 { header.firstSequence }
@@ -34,11 +37,36 @@ package struct Batch: Sendable {
         ranges.firstIndex { !$0.isEmpty && payload[$0.lowerBound] == LogFormat.schemaRecordKind }
     }
 
+    /// The transaction record of the batch: its time and author; `nil` for a batch without one
+    /// (written before format version 4).
+    ///
+    /// - Throws: ``LogbookError/Code/corruption`` naming the segment and offset when the record
+    ///   does not decode.
+    package func transaction() throws(LogbookError) -> BatchTransaction? {
+        guard let transactionRange else { return nil }
+        do {
+            return try BatchTransaction.decode(payload[transactionRange])
+        } catch {
+            var located = error
+            located.path = segment
+            located.offset = offset
+            located.sequence = firstSequence
+            throw located
+        }
+    }
+
     /// Splits a payload into events, checking that the framing accounts for every byte.
     ///
+    /// - Parameter transaction: Whether the payload begins with a transaction record, framed
+    ///   like an event; its range is then the first of those returned.
     /// - Returns: the ranges, or a description of what is malformed.
-    static func splitEvents(in payload: [UInt8], count: Int) -> Result<[Range<Int>], LogDamage.Reason> {
+    static func splitEvents(
+        in payload: [UInt8],
+        count: Int,
+        transaction: Bool = false
+    ) -> Result<[Range<Int>], LogDamage.Reason> {
         var ranges: [Range<Int>] = []
+        let count = transaction ? count + 1 : count
         ranges.reserveCapacity(count)
         let failure: LogDamage.Reason? = payload.withUnsafeBytes { bytes in
             var position = 0

@@ -8,6 +8,8 @@ package struct BatchPayload: Sendable {
     package private(set) var writer: BinaryWriter
     /// The number of events appended.
     package private(set) var eventCount = 0
+    /// Whether the payload begins with a transaction record (``LogFormat/flagTransaction``).
+    package private(set) var hasTransaction = false
 
     package init(capacity: Int = 4096) {
         writer = BinaryWriter(capacity: capacity)
@@ -32,12 +34,32 @@ package struct BatchPayload: Sendable {
     /// (``init(reusing:)``) without allocating and touching new memory again.
     mutating func takeBuffer() -> [UInt8] {
         eventCount = 0
+        hasTransaction = false
         let buffer = writer.bytes
         writer = BinaryWriter(capacity: 0)
         return buffer
     }
 
     package var isEmpty: Bool { eventCount == 0 }
+
+    /// Begins the payload with a transaction record: its bytes after their length, like an
+    /// event, but not counted as one (``LogFormat/flagTransaction``).
+    ///
+    /// - Precondition: Nothing has been appended yet.
+    package mutating func appendTransaction(_ record: BatchTransaction) {
+        precondition(writer.bytes.isEmpty && !hasTransaction, "a transaction record begins the payload")
+        writer.writeWithLengthPrefix { record.encode(into: &$0) }
+        hasTransaction = true
+    }
+
+    /// Begins the payload with a transaction record already encoded, as salvage copies it.
+    ///
+    /// - Precondition: Nothing has been appended yet.
+    mutating func appendTransaction(encoded record: ArraySlice<UInt8>) {
+        precondition(writer.bytes.isEmpty && !hasTransaction, "a transaction record begins the payload")
+        writer.writeLengthPrefixed(record)
+        hasTransaction = true
+    }
 
     /// Appends an event already encoded.
     package mutating func append(_ event: [UInt8]) {

@@ -56,13 +56,21 @@ package enum BatchWriter {
         // its own first cost every batch an allocation of the payload's size, a zero-filled
         // frame, and one more copy of the stored bytes.
         // The flag from the events themselves, as a reader checks it, whichever path laid them out.
-        guard case .success(let ranges) = Batch.splitEvents(in: payload, count: eventCount) else {
+        guard
+            case .success(var ranges) = Batch.splitEvents(
+                in: payload,
+                count: eventCount,
+                transaction: batch.hasTransaction
+            )
+        else {
             preconditionFailure("a batch payload being written frames its events wrongly")
         }
+        if batch.hasTransaction { ranges.removeFirst() }
         let schemaRecord = Batch.firstSchemaRecord(in: payload, ranges) != nil ? LogFormat.flagSchemaRecord : 0
+        let transaction = batch.hasTransaction ? LogFormat.flagTransaction : 0
         var header = BatchHeader(
-            version: LogFormat.version,
-            flags: schemaRecord,
+            version: batch.hasTransaction ? LogFormat.transactionVersion : LogFormat.version,
+            flags: schemaRecord | transaction,
             firstSequence: firstSequence,
             eventCount: UInt32(eventCount),
             uncompressedLength: UInt32(payload.count),
@@ -72,7 +80,7 @@ package enum BatchWriter {
         if compress, var frame = compressedPieces, frame.count > LogFormat.headerSize,
             frame.count - LogFormat.headerSize < payload.count
         {
-            header.version = LogFormat.piecesVersion
+            header.version = max(header.version, LogFormat.piecesVersion)
             header.flags |= LogFormat.flagCompressed | LogFormat.flagPieces
             header.storedLength = UInt32(frame.count - LogFormat.headerSize)
             frame.withUnsafeMutableBytes { written in

@@ -1,4 +1,4 @@
-/// Constants of the on-disk log format, versions 2 and 3 (and version 1, which this release
+/// Constants of the on-disk log format, versions 2 to 4 (and version 1, which this release
 /// still reads).
 ///
 /// The human specification, with the grammar and a worked example, is the DocC article
@@ -16,7 +16,8 @@ enum LogFormat {
     /// The batch format versions this release reads. Version 1 differs only in having no
     /// ``flagSchemaRecord``: a reader looks inside every version 1 batch for schema records.
     /// Version 3 differs from version 2 only in knowing ``flagPieces``.
-    static let readableVersions: ClosedRange<UInt16> = 1...3
+    /// Version 4 differs from version 3 only in knowing ``flagTransaction``.
+    static let readableVersions: ClosedRange<UInt16> = 1...4
     /// The size of a batch header in bytes.
     static let headerSize = 32
     /// Byte offsets of the header fields. All integers are little-endian.
@@ -43,6 +44,14 @@ enum LogFormat {
     /// into the payload, each able to refer to the 64 KiB decompressed before it. A batch is
     /// compressed this way while its payload is encoded (`PayloadFeed`).
     static let flagPieces: UInt16 = 4
+    /// Flag bit, from version 4: the payload begins with a transaction record (the save's time
+    /// and author), framed like an event but not one: it takes no sequence number and is not
+    /// counted in the event count.
+    static let flagTransaction: UInt16 = 8
+    /// The batch format version this release writes for a batch with a transaction record
+    /// (``flagTransaction``), stored whole or in pieces: every batch a save or a migration
+    /// appends.
+    static let transactionVersion: UInt16 = 4
     /// The size of the length in front of each piece of a batch stored in pieces.
     static let pieceLengthSize = 4
     /// The first byte of a schema record: the event codec's kind 1 (`EventCodec.Kind.schema`).
@@ -51,6 +60,7 @@ enum LogFormat {
     /// Every flag bit that a batch of `version` may set.
     static func knownFlags(version: UInt16) -> UInt16 {
         switch version {
+        case transactionVersion...: flagCompressed | flagSchemaRecord | flagPieces | flagTransaction
         case piecesVersion...: flagCompressed | flagSchemaRecord | flagPieces
         case schemaRecordFlagVersion...: flagCompressed | flagSchemaRecord
         default: flagCompressed

@@ -59,7 +59,7 @@ package enum Salvage {
                 checkEvent: checkEvent
             )
             do throws(LogbookError) {
-                try scan.run(segments) { (events) throws(LogbookError) in _ = try log.append(events) }
+                try scan.run(segments) { (payload) throws(LogbookError) in _ = try log.append(payload) }
             } catch {
                 log.close()
                 throw error
@@ -178,7 +178,7 @@ private struct SalvageScan {
 
     mutating func run(
         _ segments: [SegmentFile],
-        append: ([[UInt8]]) throws(LogbookError) -> Void
+        append: (BatchPayload) throws(LogbookError) -> Void
     ) throws(LogbookError) {
         for (index, segment) in segments.enumerated() {
             report.segments += 1
@@ -190,7 +190,7 @@ private struct SalvageScan {
     private mutating func scan(
         _ segment: SegmentFile,
         isLast: Bool,
-        append: ([[UInt8]]) throws(LogbookError) -> Void
+        append: (BatchPayload) throws(LogbookError) -> Void
     ) throws(LogbookError) {
         let file: SystemFile
         var scanner: SegmentScanner
@@ -262,7 +262,7 @@ private struct SalvageScan {
         at offset: Int64,
         _ batch: Batch?,
         in segment: String,
-        append: ([[UInt8]]) throws(LogbookError) -> Void
+        append: (BatchPayload) throws(LogbookError) -> Void
     ) throws(LogbookError) {
         guard header.eventCount > 0 else { return }
         if let open = openDamage {
@@ -309,7 +309,11 @@ private struct SalvageScan {
                 return
             }
         }
-        try append(batch.eventRanges.map { Array(batch.payload[$0]) })
+        // The transaction record, when the batch has one, is kept with its events.
+        var payload = BatchPayload()
+        if let range = batch.transactionRange { payload.appendTransaction(encoded: batch.payload[range]) }
+        for range in batch.eventRanges { payload.append(Array(batch.payload[range])) }
+        try append(payload)
         extendRun(.kept, header, at: offset, in: segment)
     }
 

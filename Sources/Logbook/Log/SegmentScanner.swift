@@ -191,8 +191,10 @@ package struct SegmentScanner {
         } else {
             payload = [UInt8](stored)
         }
-        switch Batch.splitEvents(in: payload, count: Int(header.eventCount)) {
-        case .success(let ranges):
+        let hasTransaction = header.flags & LogFormat.flagTransaction != 0
+        switch Batch.splitEvents(in: payload, count: Int(header.eventCount), transaction: hasTransaction) {
+        case .success(var ranges):
+            let transactionRange = hasTransaction ? ranges.removeFirst() : nil
             if header.version >= LogFormat.schemaRecordFlagVersion {
                 let schemaRecord = Batch.firstSchemaRecord(in: payload, ranges)
                 if (schemaRecord != nil) != header.flagsSchemaRecord {
@@ -200,7 +202,14 @@ package struct SegmentScanner {
                 }
             }
             return .success(
-                Batch(header: header, segment: segment, offset: offset, payload: payload, eventRanges: ranges)
+                Batch(
+                    header: header,
+                    segment: segment,
+                    offset: offset,
+                    payload: payload,
+                    eventRanges: ranges,
+                    transactionRange: transactionRange
+                )
             )
         case .failure(let reason):
             return .failure(reason)

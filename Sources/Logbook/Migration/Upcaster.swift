@@ -3,7 +3,7 @@
 /// schema no longer has dropped, entities it no longer has dropped.
 ///
 /// The `logbook` tool uses it to show old events as the newest schema sees them.
-package struct Upcaster {
+package struct Upcaster: Sendable {
     private let projection: Projection
 
     /// - Parameters:
@@ -29,8 +29,9 @@ package struct Upcaster {
             update.attributes = rename(update.attributes, table)
             update.toOne = rename(update.toOne, table)
             return .update(update)
-        case .delete(let entity, _):
-            return projection.table(named: entity) == nil ? nil : event
+        case .delete(let entity, let id, let preserved):
+            guard let table = projection.table(named: entity) else { return nil }
+            return .delete(entity: entity, id: id, preserved: rename(preserved, table))
         case .link(var link):
             guard let name = relationshipName(link.entity, link.relationship) else { return nil }
             link.relationship = name

@@ -71,7 +71,7 @@ extension Projection {
                 setToOne(table, survivor, relationship, reference.target.map(resolve))
             }
             return survivor
-        case .delete(let entity, let rawID):
+        case .delete(let entity, let rawID, _):
             guard let table = table(named: entity) else { return nil }
             if reserving { try reserveRoom(table, forObjects: 0) }
             let id = resolve(rawID)

@@ -231,7 +231,7 @@ package struct Projection: Sendable {
                 touched[table] = true
             case .update(let update):
                 if let table = table(named: update.entity) { touched[table] = true }
-            case .delete(let entity, _):
+            case .delete(let entity, _, _):
                 if let table = table(named: entity) { touched[table] = true }
             case .schema, .migration, .link, .unlink:
                 continue

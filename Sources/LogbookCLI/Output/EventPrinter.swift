@@ -140,11 +140,20 @@ struct EventPrinter {
             writeChange(change.entity, change.id, change.attributes, change.toOne)
         case .update(let change):
             writeChange(change.entity, change.id, change.attributes, change.toOne)
-        case .delete(let entity, let id):
+        case .delete(let entity, let id, let preserved):
             json.key("entity")
             json.string(entity)
             json.key("id")
             json.number(id)
+            if !preserved.isEmpty {
+                json.key("preserved")
+                json.beginObject()
+                for field in preserved {
+                    json.key(name: field.name)
+                    json.value(field.value)
+                }
+                json.endObject()
+            }
         case .link(let link), .unlink(let link):
             json.key("entity")
             json.string(link.entity)
@@ -203,8 +212,8 @@ struct EventPrinter {
             return "\(head)\t\(change.entity)#\(change.id)\t" + Self.fields(change.attributes, change.toOne)
         case .update(let change):
             return "\(head)\t\(change.entity)#\(change.id)\t" + Self.fields(change.attributes, change.toOne)
-        case .delete(let entity, let id):
-            return "\(head)\t\(entity)#\(id)"
+        case .delete(let entity, let id, let preserved):
+            return "\(head)\t\(entity)#\(id)" + (preserved.isEmpty ? "" : "\t" + Self.fields(preserved, []))
         case .link(let link), .unlink(let link):
             return
                 "\(head)\t\(link.entity)#\(link.id)\t\(link.relationship) → [\(link.targets.map { "#\($0)" }.joined(separator: ", "))]"

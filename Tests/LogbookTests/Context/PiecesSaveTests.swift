@@ -53,13 +53,15 @@ struct PiecesSaveTests {
 
         let batches = try Self.batches(of: store)
         let large = try #require(batches.first { $0.header.eventCount > 1_000 })
-        #expect(large.header.version == 3)
+        // Version 4: a save's batch begins with its transaction record, in pieces or not.
+        #expect(large.header.version == 4)
+        #expect(large.header.flags & LogFormat.flagTransaction != 0)
         #expect(large.header.isCompressed && large.header.isInPieces)
         #expect(large.header.uncompressedLength > 3 * UInt32(PayloadFeed.pieceBytes))
         #expect(large.pieces.count >= 3, "one piece per 64 KiB encoded, and the rest")
         #expect(large.header.storedLength < large.header.uncompressedLength / 2)
         let update = try #require(batches.last)
-        #expect(update.header.version == 2 && !update.header.isInPieces)
+        #expect(update.header.version == 4 && !update.header.isInPieces)
 
         let reopened = try store.reopenedContext()
         #expect(try reopened.fetchCount(FetchDescriptor<Trip>()) == 1_500)

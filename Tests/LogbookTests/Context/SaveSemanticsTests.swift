@@ -55,7 +55,7 @@ struct SaveSemanticsTests {
         #expect(try context.fetchCount(FetchDescriptor<LivingAccommodation>()) == 0)
         if kind == .disk {
             let deletes = try loggedEvents(store.url).compactMap { event -> String? in
-                if case .delete(let entity, _) = event { return entity }
+                if case .delete(let entity, _, _) = event { return entity }
                 return nil
             }
             #expect(deletes.sorted() == ["BucketListItem", "BucketListItem", "LivingAccommodation", "Trip"])

@@ -1,0 +1,121 @@
+import Foundation
+
+extension ModelContainer {
+    /// Every transaction saved to the store after a token, as they are saved: the change feed.
+    ///
+    /// ```swift
+    /// for try await transaction in container.changes(after: lastSeen) {
+    ///     for change in transaction.changes { apply(change) }
+    ///     lastSeen = transaction.token       // store it: the feed resumes from any token
+    /// }
+    /// ```
+    ///
+    /// The feed reads the log, one batch at a time: it delivers every transaction exactly
+    /// once, in the log's order, without gaps and without folding transactions together, and it
+    /// holds one transaction at a time whatever the size of the log. A slow consumer slows only
+    /// its own reading: saves never wait for a feed. Once it has read the whole log it waits:
+    /// a save through any container of the store in this process wakes it at once, and it
+    /// looks at the log again every ``HistoryChanges/pollInterval`` (0.2 seconds) for batches
+    /// another process appended. It ends when its task is cancelled.
+    ///
+    /// The feed holds the store's directory, not the container: it keeps reading once the
+    /// container is gone, for instance while another process has opened the store to write.
+    ///
+    /// - Parameter token: The token of the last transaction already seen, or `nil` to start
+    ///   with the first transaction of the store.
+    /// - Returns: The feed. Iterating it throws ``LogbookError/Code/invalidArgument`` for an
+    ///   in-memory store or a token past the end of the log, and ``LogbookError/Code/corruption``
+    ///   for damage in the log.
+    public func changes(after token: DefaultHistoryToken?) -> HistoryChanges {
+        HistoryChanges(
+            reader: Result { () throws(LogbookError) in try historyReader() },
+            log: store.log?.reader() ?? LogReader(directory: store.location),
+            after: token
+        )
+    }
+}
+
+/// The change feed of a store: every history transaction after a token, in order, as they are
+/// saved. Made by ``ModelContainer/changes(after:)``.
+///
+/// ## Topics
+///
+/// ### Following the feed
+/// - ``makeAsyncIterator()``
+/// - ``Iterator``
+/// - ``pollInterval``
+public struct HistoryChanges: AsyncSequence, Sendable {
+    public typealias Element = DefaultHistoryTransaction
+
+    /// How long the feed waits, once it has read the whole log, before it looks again for
+    /// batches appended by another process: 0.2 seconds. Saves in this process wake it at once.
+    public static let pollInterval: Duration = .milliseconds(200)
+
+    let reader: Result<HistoryReader, LogbookError>
+    let log: LogReader
+    let after: DefaultHistoryToken?
+
+    /// An iterator that starts after the feed's token.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(feed: self, signal: SaveSignal.shared(for: log.directory))
+    }
+
+    /// Reads the feed's transactions, waiting for new ones once it has read the whole log.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let feed: HistoryChanges
+        private let signal: SaveSignal
+        /// The token of the last transaction delivered.
+        private var position: UInt64
+        private var cursor: BatchCursor?
+        private var started = false
+
+        init(feed: HistoryChanges, signal: SaveSignal) {
+            self.feed = feed
+            self.signal = signal
+            self.position = feed.after?.sequence ?? 0
+        }
+
+        /// The next transaction; waits for one when the log has no more yet.
+        ///
+        /// - Returns: The transaction, or `nil` once the task is cancelled.
+        /// - Throws: ``LogbookError/Code/invalidArgument`` for an in-memory store or a token past
+        ///   the end of the log; ``LogbookError/Code/corruption`` for damage in the log.
+        public mutating func next() async throws -> DefaultHistoryTransaction? {
+            let reader = try feed.reader.get()
+            if !started {
+                try checkStart()
+                started = true
+            }
+            while !Task.isCancelled {
+                let generation = signal.generation
+                if var open = cursor ?? Optional(feed.log.batches(from: position + 1)) {
+                    let batch = try open.next()
+                    cursor = open
+                    if let batch {
+                        guard batch.lastSequence > position else { continue }
+                        position = batch.lastSequence
+                        return try reader.transaction(of: batch)
+                    }
+                }
+                // At the end of the log: a cursor made again later sees new segments too.
+                cursor = nil
+                await signal.wait(after: generation, timeout: HistoryChanges.pollInterval)
+            }
+            return nil
+        }
+
+        /// Refuses a token past the end of the log.
+        private func checkStart() throws {
+            guard position > 0 else { return }
+            var probe = feed.log.batches(from: position)
+            if try probe.next() == nil {
+                throw LogbookError(
+                    .invalidArgument,
+                    "history token \(position) is past the end of the log: no transaction of this store has reached it",
+                    path: feed.log.directory,
+                    sequence: position
+                )
+            }
+        }
+    }
+}
