@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Wakes the followers of a store's history when a save of this process appends to it.
 ///
 /// One signal per store directory, for the life of the process (``shared(for:)``), so that a
@@ -16,8 +14,8 @@ final class SaveSignal: Sendable {
         var lastWaiter: UInt64 = 0
     }
 
-    private let state = Mutex(State())
-    private static let signals = Mutex<[String: SaveSignal]>([:])
+    private let state = Locked(State())
+    private static let signals = Locked<[String: SaveSignal]>([:])
 
     /// The signal of the store in `directory`.
     static func shared(for directory: String) -> SaveSignal {
