@@ -15,6 +15,8 @@ extension ModelContainer {
     static func openWithoutPlan(_ schema: Schema, _ configuration: ModelConfiguration) throws -> Store {
         let store = try Store(schema: schema, history: [], configuration: configuration)
         guard let latest = store.replayed.latest else { return store }
+        // Only the models' schema recorded: the common open, with nothing more to look at.
+        if latest.fingerprint == store.fingerprint && store.replayed.numbers.count == 1 { return store }
         let chain = MigrationPlanChain(automaticFrom: store.replayed.schemas, to: schema)
         guard latest.fingerprint != store.fingerprint else {
             // Names that changed two automatic migrations ago are found only through the

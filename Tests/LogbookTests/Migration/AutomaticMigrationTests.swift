@@ -1,4 +1,5 @@
 import Foundation
+import SampleTrips
 import Testing
 
 @testable import Logbook
@@ -170,5 +171,41 @@ struct AutomaticMigrationTests {
                 == "the store was written by a newer version of the app: its schema 2.0.0 is newer than the models' 1.0.0"
         )
         #expect(try storeBytes(url) == before)
+    }
+}
+
+extension AutomaticMigrationTests {
+    @Test func aUniqueConstraintAddedWithoutAPlanFoldsDuplicatesAsALightweightStageDoes() throws {
+        let directory = TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.child("trips.store"))
+        do {
+            let context = ModelContext(
+                try ModelContainer(for: SampleTripsSchemaV1.Trip.self, configurations: ModelConfiguration(url: url))
+            )
+            for (destination, end) in [("Lisbon", 1.0), ("Porto", 2.0), ("Oslo", 1.0)] {
+                let name = destination == "Oslo" ? "Winter" : "Summer"
+                context.insert(
+                    SampleTripsSchemaV1.Trip(
+                        name: name,
+                        destination: destination,
+                        start_date: Date(timeIntervalSince1970: 0),
+                        end_date: Date(timeIntervalSince1970: end * 86_400)
+                    )
+                )
+            }
+            try context.save()
+        }
+        // Version 1 to 3: `name` becomes unique, `start_date` and `end_date` are renamed.
+        for _ in 0..<2 {
+            let context = ModelContext(
+                try ModelContainer(for: SampleTripsSchemaV3.Trip.self, configurations: ModelConfiguration(url: url))
+            )
+            let trips = try context.fetch(FetchDescriptor<SampleTripsSchemaV3.Trip>(sortBy: [SortDescriptor(\.name)]))
+            #expect(trips.map(\.name) == ["Summer", "Winter"])
+            #expect(trips.map(\.destination) == ["Porto", "Oslo"], "the newest values of the folded trips win")
+            #expect(
+                trips.map(\.endDate) == [Date(timeIntervalSince1970: 2 * 86_400), Date(timeIntervalSince1970: 86_400)]
+            )
+        }
     }
 }
