@@ -53,7 +53,9 @@ public struct ModelConfiguration: Sendable {
     /// Whether the store lives in memory only and writes no file.
     public var isStoredInMemoryOnly: Bool
     /// Whether contexts may save. A container that does not allow saving opens the store without
-    /// writing to it, but still takes the store's writer lock.
+    /// writing to it, but still takes the store's writer lock. The one exception is a
+    /// migration: opening a store written with earlier models, through a plan or automatically
+    /// (see <doc:Migrations>), appends the migration's batch whatever this setting says.
     public var allowsSave: Bool
     /// When a save reaches the disk.
     public var durability: Durability

@@ -8,7 +8,7 @@ struct AutomaticMigrationTests {
     private let day = Date(timeIntervalSince1970: 1_700_000_000)
 
     /// Writes two trips with items and a note at ``AutoBase``, without a plan.
-    private func writeBase(_ url: URL) throws {
+    func writeBase(_ url: URL) throws {
         let context = ModelContext(try ModelContainer(for: Schema(AutoBase.models), configurations: [.init(url: url)]))
         let lisbon = AutoBase.Trip(name: "Lisbon", startDate: day)
         lisbon.legacy = 7
@@ -24,7 +24,7 @@ struct AutomaticMigrationTests {
         ModelContext(try ModelContainer(for: Schema(AutoLight.models), configurations: [.init(url: url)]))
     }
 
-    private func expectLightTrips(_ context: ModelContext, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectLightTrips(_ context: ModelContext, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let trips = try context.fetch(FetchDescriptor<AutoLight.Trip>(sortBy: [SortDescriptor(\.title)]))
         #expect(
             trips.map(\.title) == ["Lisbon", "Oslo"],
@@ -38,7 +38,7 @@ struct AutomaticMigrationTests {
         #expect(trips.map { $0.items?.map(\.title) ?? [] } == [["Tram 28"], []], sourceLocation: sourceLocation)
     }
 
-    private func markers(_ url: URL) throws -> [Event.MigrationMarker] {
+    func markers(_ url: URL) throws -> [Event.MigrationMarker] {
         try loggedEvents(url).compactMap { event in
             if case .migration(let marker) = event { return marker }
             return nil
@@ -207,5 +207,19 @@ extension AutomaticMigrationTests {
                 trips.map(\.endDate) == [Date(timeIntervalSince1970: 2 * 86_400), Date(timeIntervalSince1970: 86_400)]
             )
         }
+    }
+}
+
+extension AutomaticMigrationTests {
+    @Test func aContainerThatDoesNotAllowSavingStillRecordsTheMigration() throws {
+        let directory = TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.child("trips.store"))
+        try writeBase(url)
+        let container = try ModelContainer(
+            for: Schema(AutoLight.models),
+            configurations: [ModelConfiguration(url: url, allowsSave: false)]
+        )
+        try expectLightTrips(ModelContext(container))
+        #expect(try markers(url).count == 1)
     }
 }
