@@ -84,6 +84,7 @@ public macro Model() = #externalMacro(module: "LogbookMacros", type: "ModelMacro
 ///     ``Schema/Attribute/Option/externalStorage``,
 ///     ``Schema/Attribute/Option/preserveValueOnDeletion``,
 ///     ``Schema/Attribute/Option/ephemeral``, ``Schema/Attribute/Option/spotlight``,
+///     ``Schema/Attribute/Option/allowsCloudEncryption``,
 ///     ``Schema/Attribute/Option/transformable(by:)``.
 ///   - originalName: The property's name in an earlier schema version, when it was renamed.
 ///     Stored values written under the old name are read into this property.

@@ -55,10 +55,24 @@ struct SoakChecker {
     }
 
     /// The store's values, read through the models of whichever version it is at.
+    ///
+    /// The version is the one whose fingerprint the log recorded last (version 3 for a store
+    /// with none yet): opening the store with another version's models, without a plan, would
+    /// migrate it automatically when the changes between them are lightweight.
     func snapshot(_ store: URL) throws -> (version: Int, state: SoakState) {
-        if let state = try read(store, as: SampleTripsSchemaV3.Trip.self) { return (3, state) }
-        if let state = try read(store, as: SampleTripsSchemaV1.Trip.self) { return (1, state) }
-        if let state = try read(store, as: SampleTripsSchemaV2.Trip.self) { return (2, state) }
+        let latest = try RecordedSchemas.scan(LogReader(directory: store.path)).last?.fingerprint
+        func isAt(_ version: any VersionedSchema.Type) -> Bool {
+            latest == nil || latest == Schema(versionedSchema: version).fingerprint.hexString
+        }
+        if isAt(SampleTripsSchemaV3.self), let state = try read(store, as: SampleTripsSchemaV3.Trip.self) {
+            return (3, state)
+        }
+        if isAt(SampleTripsSchemaV1.self), let state = try read(store, as: SampleTripsSchemaV1.Trip.self) {
+            return (1, state)
+        }
+        if isAt(SampleTripsSchemaV2.self), let state = try read(store, as: SampleTripsSchemaV2.Trip.self) {
+            return (2, state)
+        }
         throw SoakFailure("the store matches none of the SampleTrips schema versions")
     }
 

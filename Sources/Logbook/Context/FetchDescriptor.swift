@@ -27,6 +27,8 @@ import Foundation
 /// - ``fetchLimit``
 /// - ``fetchOffset``
 /// - ``includePendingChanges``
+/// - ``propertiesToFetch``
+/// - ``relationshipKeyPathsForPrefetching``
 public struct FetchDescriptor<T: PersistentModel> {
     /// Which models to fetch; `nil` fetches every model of the type.
     // Spelled out so that it gets no implicit `nil`: with one, the initializer's assignment
@@ -48,6 +50,17 @@ public struct FetchDescriptor<T: PersistentModel> {
     /// predicate (`$0.attribute == value`) is then judged on the stored values; other predicates
     /// are evaluated on the objects, unsaved values included.
     public var includePendingChanges = true
+    /// The properties to load, as a hint; empty, the default, for all of them.
+    ///
+    /// Accepted so that SwiftData code compiles, and ignored: a context makes a model from its
+    /// stored values in memory, all of them at once, so loading fewer would save nothing.
+    /// Properties left out still read their stored values.
+    public var propertiesToFetch: [PartialKeyPath<T>] = []
+    /// The relationships whose destination models to load with the results, as a hint.
+    ///
+    /// Accepted so that SwiftData code compiles, and ignored: a relationship's models are made
+    /// from memory when it is first read, with no round trip to save.
+    public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = []
 
     /// ``predicate``'s expression, kept apart so that a fetch reads it without copying the
     /// `Predicate<T>`, whose copy asks the runtime for its variadic generic metadata.

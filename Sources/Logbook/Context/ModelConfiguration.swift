@@ -15,10 +15,12 @@ import Logging
 /// ## Topics
 ///
 /// ### Creating a configuration
-/// - ``init(url:allowsSave:durability:logger:)``
-/// - ``init(isStoredInMemoryOnly:allowsSave:logger:)``
+/// - ``init(_:schema:url:allowsSave:durability:logger:)``
+/// - ``init(_:schema:isStoredInMemoryOnly:allowsSave:logger:)``
 ///
 /// ### Settings
+/// - ``name``
+/// - ``schema``
 /// - ``url``
 /// - ``isStoredInMemoryOnly``
 /// - ``allowsSave``
@@ -38,12 +40,22 @@ public struct ModelConfiguration: Sendable {
         case relaxed
     }
 
+    /// The configuration's name, as SwiftData names configurations: `"default"` unless one is
+    /// given. Only for the app's own use: a store is found by its ``url``.
+    public var name: String
+    /// The schema given to the configuration, if any, as SwiftData records it.
+    ///
+    /// A container keeps all its models in the store of its first configuration, whatever
+    /// this schema names: the container's own schema is the one that counts.
+    public var schema: Schema?
     /// The store directory; unused when ``isStoredInMemoryOnly`` is `true`.
     public var url: URL
     /// Whether the store lives in memory only and writes no file.
     public var isStoredInMemoryOnly: Bool
     /// Whether contexts may save. A container that does not allow saving opens the store without
-    /// writing to it, but still takes the store's writer lock.
+    /// writing to it, but still takes the store's writer lock. The one exception is a
+    /// migration: opening a store written with earlier models, through a plan or automatically
+    /// (see <doc:Migrations>), appends the migration's batch whatever this setting says.
     public var allowsSave: Bool
     /// When a save reaches the disk.
     public var durability: Durability
@@ -71,17 +83,29 @@ public struct ModelConfiguration: Sendable {
 
     /// A store in the directory at `url`.
     ///
+    /// SwiftData's spelling, with a name and a schema, works too:
+    ///
+    /// ```swift
+    /// let configuration = ModelConfiguration("Trips", schema: Schema([Trip.self]), url: storeURL)
+    /// ```
+    ///
     /// - Parameters:
+    ///   - name: The configuration's name; `"default"` when `nil`.
+    ///   - schema: A schema to record with the configuration (see ``schema``).
     ///   - url: The store directory, created on first use.
     ///   - allowsSave: Whether contexts may save.
     ///   - durability: When a save reaches the disk.
     ///   - logger: Where to report repairs and failed autosaves.
     public init(
+        _ name: String? = nil,
+        schema: Schema? = nil,
         url: URL,
         allowsSave: Bool = true,
         durability: Durability = .durable,
         logger: Logger = Logger(label: "Logbook", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
+        self.name = name ?? "default"
+        self.schema = schema
         self.url = url
         self.isStoredInMemoryOnly = false
         self.allowsSave = allowsSave
@@ -94,14 +118,20 @@ public struct ModelConfiguration: Sendable {
     /// The default store is `default.store` in the current directory.
     ///
     /// - Parameters:
+    ///   - name: The configuration's name; `"default"` when `nil`.
+    ///   - schema: A schema to record with the configuration (see ``schema``).
     ///   - isStoredInMemoryOnly: Whether the store lives in memory only and writes no file.
     ///   - allowsSave: Whether contexts may save.
     ///   - logger: Where to report repairs and failed autosaves.
     public init(
+        _ name: String? = nil,
+        schema: Schema? = nil,
         isStoredInMemoryOnly: Bool = false,
         allowsSave: Bool = true,
         logger: Logger = Logger(label: "Logbook", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
+        self.name = name ?? "default"
+        self.schema = schema
         self.url = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
             "default.store"
         )

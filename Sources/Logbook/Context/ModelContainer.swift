@@ -74,7 +74,8 @@ public final class ModelContainer: Sendable {
     /// - Parameters:
     ///   - forTypes: The model types; every model reachable from them is registered too.
     ///   - migrationPlan: The versions the store may have been written with, and how to move
-    ///     from one to the next.
+    ///     from one to the next. Without one, a store written with other models is migrated
+    ///     automatically when every change is lightweight (see <doc:Migrations>).
     ///   - configurations: Where the store lives; the first configuration is used. Defaults
     ///     to `default.store` in the current directory.
     /// - Throws: ``LogbookError`` when the store is locked by another process
@@ -82,8 +83,9 @@ public final class ModelContainer: Sendable {
     ///   segment and byte offset; a damaged last batch or a log that ends before the point the
     ///   store recorded as durable also names the sequence numbers at risk, unless the
     ///   configuration's ``ModelConfiguration/damagedTailPolicy`` is
-    ///   ``DamagedTailPolicy/quarantine``), written with a schema the plan does not know
-    ///   (``LogbookError/Code/schemaMismatch``), or open in this process with another schema or
+    ///   ``DamagedTailPolicy/quarantine``), written with a schema the plan does not know, or
+    ///   without a plan with models that differ by a change that needs one
+    ///   (``LogbookError/Code/schemaMismatch``, listing the changes), or open in this process with another schema or
     ///   migration plan (``LogbookError/Code/schemaMismatch``, naming both); ``SchemaError``
     ///   when the models do not form a valid schema (an ambiguous inverse, say: the problem
     ///   ``Schema/init(_:version:)-([PersistentModel.],_)`` found and kept).
@@ -140,18 +142,7 @@ public final class ModelContainer: Sendable {
         _ plan: MigrationPlanChain?,
         _ configuration: ModelConfiguration
     ) throws -> Store {
-        guard let plan else {
-            let store = try Store(schema: schema, history: [], configuration: configuration)
-            if let latest = store.replayed.latest, latest.fingerprint != store.fingerprint {
-                store.close()
-                throw LogbookError(
-                    .schemaMismatch,
-                    "the store was written with schema \(latest.version) (fingerprint \(latest.fingerprint.prefix(12))), which differs from the models' schema \(schema.version) (fingerprint \(store.fingerprint.prefix(12))); declare both as VersionedSchema types in a SchemaMigrationPlan",
-                    path: store.location
-                )
-            }
-            return store
-        }
+        guard let plan else { return try openWithoutPlan(schema, configuration) }
         let store = try Store(schema: plan.current, history: plan.history, configuration: configuration, replay: false)
         do {
             try Migrator(plan: plan, store: store).migrate()

@@ -182,6 +182,14 @@ extension ModelContext {
 
     /// The number of models that match a descriptor (its limit and offset included).
     ///
+    /// ```swift
+    /// let lisbon = try context.fetchCount(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Lisbon" }))
+    /// ```
+    ///
+    /// Counted on the stored values, without making a model, when the descriptor has no
+    /// predicate or an equality (`$0.attribute == value`), sorts on scalar attributes if at all,
+    /// and the context has no unsaved changes; otherwise the matching models are fetched.
+    ///
     /// - Throws: See ``fetch(_:)``.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
         if descriptor.predicate == nil, descriptor.fetchOffset == nil, descriptor.fetchLimit == nil,
@@ -190,15 +198,29 @@ extension ModelContext {
             let table = mapping(for: T.self).table
             return store.read { $0.projection.tables[table].count }
         }
+        if let identifiers = identifiersOnStoredValues(descriptor) { return identifiers.count }
         return try fetch(descriptor).count
     }
 
     /// The identifiers of the models that match a descriptor, in its order.
     ///
+    /// ```swift
+    /// let ids = try context.fetchIdentifiers(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate)]))
+    /// ```
+    ///
+    /// Found on the stored values, without making a model, under the same conditions as
+    /// ``fetchCount(_:)``; otherwise the matching models are fetched.
+    ///
+    /// - Complexity: Without models, O(*n* log *n*) comparisons of stored values for *n*
+    ///   matching objects when the descriptor sorts, O(*n*) otherwise.
     /// - Throws: See ``fetch(_:)``.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier]
     {
-        try fetch(descriptor).map(\.persistentModelID)
+        if let identifiers = identifiersOnStoredValues(descriptor) {
+            let entity = mapping(for: T.self).entityName
+            return identifiers.map { PersistentIdentifier(entityName: entity, number: $0) }
+        }
+        return try fetch(descriptor).map(\.persistentModelID)
     }
 
     /// The model with an identifier: the registered object, or one created from the store.

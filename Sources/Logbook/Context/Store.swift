@@ -35,6 +35,8 @@ final class Store: Sendable {
         var numbers: [String: UInt32] = [:]
         /// Every migration marker, in log order.
         var markers: [Event.MigrationMarker] = []
+        /// Every recorded schema, in log order.
+        var schemas: [Schema] = []
     }
 
     /// What a commit did.
@@ -223,6 +225,7 @@ final class Store: Sendable {
         case .schema(let record):
             replayed.latest = record
             replayed.numbers[record.fingerprint] = record.number
+            replayed.schemas.append(record.schema)
             state.lastSchemaNumber = max(state.lastSchemaNumber, record.number)
             state.projection.enforceConstraints(of: record.schema)
         case .migration(let marker):

@@ -100,7 +100,8 @@ struct Migrator {
             }
             throw LogbookError(
                 .schemaMismatch,
-                "the store's schema \(latest.version) (fingerprint \(latest.fingerprint.prefix(12))) is not one of the versions of \(plan.planName)",
+                "the store's schema \(latest.version) (fingerprint \(latest.fingerprint.prefix(12))) is not one of the versions of \(plan.planName)"
+                    + closestVersion(to: latest.schema),
                 path: store.location
             )
         }
@@ -112,6 +113,17 @@ struct Migrator {
             )
         }
         return index
+    }
+
+    /// Which of the plan's versions a schema the plan does not list is closest to, and how
+    /// they differ, one change a line: what a developer needs to find the version they forgot.
+    private func closestVersion(to schema: Schema) -> String {
+        let differences = plan.schemas.map { SchemaDifference(from: schema, to: $0) }
+        guard
+            let closest = differences.indices.min(by: { differences[$0].changes.count < differences[$1].changes.count })
+        else { return "" }
+        let lines = differences[closest].changes.map { "\n- \($0)" }.joined()
+        return "; the closest is version \(plan.schemas[closest].version), which differs from it by:\(lines)"
     }
 
     /// Runs each stage's closures against stores that capture their saves, and returns one
@@ -131,7 +143,7 @@ struct Migrator {
             let earlier = batches.flatMap { $0 }
             var batch: [EventEnvelope] = []
             var isCustom = false
-            if case .custom(_, _, let willMigrate, let didMigrate) = plan.stages[index] {
+            if case .custom(let willMigrate, let didMigrate) = plan.stages[index] {
                 isCustom = true
                 if let willMigrate {
                     batch += try run(

@@ -91,6 +91,7 @@ extension Schema.Attribute {
     /// - ``preserveValueOnDeletion``
     /// - ``ephemeral``
     /// - ``spotlight``
+    /// - ``allowsCloudEncryption``
     /// - ``transformable(by:)``
     public struct Option: Hashable, Sendable, Codable, CustomStringConvertible {
         private enum Kind: String, Hashable, Sendable {
@@ -99,6 +100,7 @@ extension Schema.Attribute {
             case preserveValueOnDeletion
             case ephemeral
             case spotlight
+            case allowsCloudEncryption
             case transformable
         }
 
@@ -134,7 +136,15 @@ extension Schema.Attribute {
         public static let ephemeral = Option(.ephemeral)
 
         /// The value is meant for search indexing, as in SwiftData; recorded in the schema only.
+        ///
+        /// Linux has no Spotlight: the option has no effect.
         public static let spotlight = Option(.spotlight)
+
+        /// The value is meant to be encrypted when synced to CloudKit, as in SwiftData; recorded
+        /// in the schema only.
+        ///
+        /// Logbook does not sync: the option has no effect on Linux, or anywhere.
+        public static let allowsCloudEncryption = Option(.allowsCloudEncryption)
 
         /// The value is stored as `Data` produced by a transformer.
         ///

@@ -211,6 +211,11 @@ extension NotesPlanSuites {
             // Models that are in no version of the plan.
             let changed = openingError(NotesV1.Tag.self, through: NotesPlan.self, at: url)
             #expect(changed?.description.contains("the models changed without a new VersionedSchema") == true)
+            #expect(
+                changed?.message.hasSuffix(
+                    "\nThey differ from NotesV3 by:\n- Note: entity removed\n- Tag: entity added"
+                ) == true
+            )
             // Stages that skip a version.
             let gap = openingError(NotesV3.Note.self, through: NotesPlanWithGap.self, at: url)
             #expect(gap?.description.contains("do not chain") == true)
@@ -220,6 +225,11 @@ extension NotesPlanSuites {
             try writeV1Notes(v1URL)
             let missing = openingError(NotesV3.Note.self, through: NotesPlanFromV2.self, at: v1URL)
             #expect(missing?.description.contains("is not one of the versions of NotesPlanFromV2") == true)
+            #expect(
+                missing?.message.hasSuffix(
+                    "is not one of the versions of NotesPlanFromV2; the closest is version 2.0.0, which differs from it by:\n- Note.archived: added, with a default value\n- Note.heading: renamed from title\n- Note.heading: option unique added\n- Note.pinned: added, optional\n- Note.legacy: removed\n- Tag: entity removed"
+                ) == true
+            )
             #expect(try storeBytes(url) == before)
         }
 
