@@ -12,7 +12,8 @@ struct LogbookCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Demo.self, Info.self, Dump.self, Replay.self, Tail.self, Verify.self, Salvage.self, AppendLoop.self,
+            Demo.self, Info.self, Dump.self, Replay.self, Tail.self, Verify.self, Salvage.self, Checkpoint.self,
+            AppendLoop.self,
             MeasureLog.self,
             MigrateSlowly.self, SampleStore.self, MeasureMigration.self, MeasureTrips.self,
         ]
