@@ -113,7 +113,7 @@ struct TripsHistory {
             serial += 1
             let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
             let items = try context.fetch(FetchDescriptor<BucketListItem>(sortBy: [SortDescriptor(\.title)]))
-            switch Int.random(in: 0..<10, using: &generator) {
+            switch trips.isEmpty ? 0 : Int.random(in: 0..<10, using: &generator) {
             case 0, 1, 2:
                 // An insert, or an upsert when the name is taken: names repeat among 12.
                 let name = "trip \(Int.random(in: 0..<12, using: &generator))"
