@@ -15,7 +15,7 @@ struct LogbookCommand: ParsableCommand {
             Demo.self, Info.self, Dump.self, Replay.self, Tail.self, Verify.self, Salvage.self, Checkpoint.self,
             AppendLoop.self,
             MeasureLog.self,
-            MigrateSlowly.self, SampleStore.self, MeasureMigration.self, MeasureTrips.self,
+            MigrateSlowly.self, SampleStore.self, MeasureMigration.self, MeasureTrips.self, MeasureOpen.self,
         ]
     )
 }
