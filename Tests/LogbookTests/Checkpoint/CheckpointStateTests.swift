@@ -150,4 +150,27 @@ struct CheckpointStateTests {
         #expect(store.openedFromCheckpoint)
         #expect(try TripsSnapshot(reopened) == expected)
     }
+
+    @Test func anAppThroughThePlanOpensFromACheckpointTheToolWrote() throws {
+        let store = CheckpointStore()
+        let expected: TripsSnapshot
+        do {
+            let container = try ModelContainer(
+                for: Trip.self,
+                migrationPlan: SampleTripsMigrationPlan.self,
+                configurations: store.configuration()
+            )
+            var history = TripsHistory(seed: 17)
+            try history.save(container, steps: 15)
+            expected = try TripsSnapshot(container)
+        }
+        #expect(try CheckpointTool.write(store: store.path) != nil)
+        let container = try ModelContainer(
+            for: Trip.self,
+            migrationPlan: SampleTripsMigrationPlan.self,
+            configurations: store.configuration()
+        )
+        #expect(store.openedFromCheckpoint, "\(store.warnings)")
+        #expect(try TripsSnapshot(container) == expected)
+    }
 }
