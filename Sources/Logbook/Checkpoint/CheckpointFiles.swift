@@ -131,13 +131,22 @@ package enum CheckpointFiles {
         return path
     }
 
-    /// Removes all but the newest `kept` checkpoints. A file that cannot be removed stays.
+    /// Removes all but the newest `kept` checkpoints, and the temporary files of writes that
+    /// failed or were cut short. A file that cannot be removed stays.
     ///
     /// - Returns: The paths removed.
     @discardableResult
     static func prune(in store: String, keeping kept: Int = CheckpointFormat.kept, syscalls: any Syscalls) -> [String] {
         guard let entries = try? list(in: store, syscalls: syscalls) else { return [] }
         var removed: [String] = []
+        let directory = directory(of: store)
+        if case .success(let names) = syscalls.listDirectory(directory) {
+            let suffix = CheckpointFormat.fileExtension + CheckpointFormat.temporarySuffix
+            for name in names where name.hasSuffix(suffix) {
+                let path = SegmentDirectory.join(directory, name)
+                if case .success = syscalls.unlink(path) { removed.append(path) }
+            }
+        }
         for entry in entries.dropFirst(kept) {
             if case .success = syscalls.unlink(entry.path) { removed.append(entry.path) }
         }

@@ -73,8 +73,6 @@ extension Store {
                 ignore("written with another schema history")
                 continue
             }
-            // A sound checkpoint of this store: the log must reach the batch it ends at.
-            try checkLog(of: log, reaches: header, path: entry.path)
             let loaded: CheckpointReader.Loaded
             do throws(LogbookError) {
                 loaded = try reader.load(
@@ -88,6 +86,8 @@ extension Store {
                 ignore("\(error)")
                 continue
             }
+            // A sound checkpoint of this store: the log must reach the batch it ends at.
+            try checkLog(of: log, reaches: header, path: entry.path)
             state.projection = loaded.projection
             state.lastSchemaNumber = loaded.lastSchemaNumber
             var replayed = Replayed()
