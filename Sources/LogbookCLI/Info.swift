@@ -11,8 +11,9 @@ extension LogbookCommand {
                 keeps its version 1 batches after newer ones are appended. For a store written \
                 by the model layer, also lists the schema versions recorded in the log, with \
                 their fingerprints, and the migration stages that have run; the point the store \
-                recorded as durable; the tails earlier opens moved into quarantine; and whether \
-                the store is damaged or ends in a torn write.
+                recorded as durable; the checkpoints, with their sequence number, size and schema \
+                version; the tails earlier opens moved into quarantine; and whether the store is \
+                damaged or ends in a torn write.
 
                 \(ToolExit.help)
                 """
@@ -73,6 +74,11 @@ extension LogbookCommand {
             }
             if let point = report.durablePoint {
                 print("durable:   sequence \(point.sequence) (recorded in \(DurableRecord.fileName))")
+            }
+            let checkpoints = try checkpointLines(options.store, verifying: false)
+            if !checkpoints.lines.isEmpty {
+                print("checkpoints: \(checkpoints.lines.count)")
+                for line in checkpoints.lines { print(line) }
             }
             if !report.quarantinedTails.isEmpty {
                 print("quarantine: \(counted(report.quarantinedTails.count, "tail")) cut off by earlier opens")

@@ -13,9 +13,10 @@ struct LogbookCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Demo.self, Info.self, Dump.self, History.self, Replay.self, Tail.self, Verify.self, Salvage.self,
+            Checkpoint.self,
             AppendLoop.self,
             MeasureLog.self,
-            MigrateSlowly.self, SampleStore.self, MeasureMigration.self, MeasureTrips.self,
+            MigrateSlowly.self, SampleStore.self, MeasureMigration.self, MeasureTrips.self, MeasureOpen.self,
         ]
     )
 }

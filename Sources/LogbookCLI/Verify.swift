@@ -14,7 +14,9 @@ extension LogbookCommand {
                 segment and byte offset; reports an incomplete batch at the very end (a write cut \
                 short by a crash, which the next open moves into the store's quarantine \
                 directory, or one still being written) with its offset and size; lists the tails \
-                earlier opens moved into quarantine.
+                earlier opens moved into quarantine. Checks each checkpoint against a replay of \
+                the log up to its sequence number and names the first difference (entity, \
+                identifier, attribute); a damaged or differing checkpoint counts as damage.
 
                 \(ToolExit.help)
                 """
@@ -72,6 +74,15 @@ extension LogbookCommand {
             for damage in report.damages {
                 print("damage: \(damage) (\(damage.byteCount) bytes)")
             }
+            var damagedCheckpoints = 0
+            if !checksumsOnly {
+                let checkpoints = try checkpointLines(options.store, verifying: true)
+                if !checkpoints.lines.isEmpty {
+                    print("checkpoints: \(checkpoints.lines.count)")
+                    for line in checkpoints.lines { print(line) }
+                }
+                damagedCheckpoints = checkpoints.failed
+            }
             if checksumsOnly {
                 print("note: checksums only: payloads were not decompressed and events were not decoded")
             } else if !decodesEvents && report.events > 0 {
@@ -79,6 +90,10 @@ extension LogbookCommand {
             }
             if !report.isSound {
                 print("unsound: \(counted(report.damages.count, "damaged region"))")
+                throw ExitCode(ToolExit.damaged)
+            }
+            if damagedCheckpoints > 0 {
+                print("unsound: \(counted(damagedCheckpoints, "checkpoint")) damaged or unlike the log")
                 throw ExitCode(ToolExit.damaged)
             }
             if report.incompleteTail != nil {

@@ -32,6 +32,7 @@ struct HelpTextTests {
           verify                  Check every batch of a store.
           salvage                 Copy the sound part of a damaged store into a new
                                   store.
+          checkpoint              Write a checkpoint of a store at its last save.
 
           See 'logbook help <subcommand>' for detailed help.
 
@@ -43,8 +44,9 @@ struct HelpTextTests {
         keeps its version 1 batches after newer ones are appended. For a store written
         by the model layer, also lists the schema versions recorded in the log, with
         their fingerprints, and the migration stages that have run; the point the store
-        recorded as durable; the tails earlier opens moved into quarantine; and whether
-        the store is damaged or ends in a torn write.
+        recorded as durable; the checkpoints, with their sequence number, size and
+        schema version; the tails earlier opens moved into quarantine; and whether the
+        store is damaged or ends in a torn write.
 
         Exit status: 0 the store is sound; 1 the store is damaged; 2 the command could
         not run (no store, unreadable, unknown entity); 3 every batch is sound but an
@@ -187,7 +189,10 @@ struct HelpTextTests {
         Names each damaged segment and byte offset; reports an incomplete batch at the
         very end (a write cut short by a crash, which the next open moves into the
         store's quarantine directory, or one still being written) with its offset and
-        size; lists the tails earlier opens moved into quarantine.
+        size; lists the tails earlier opens moved into quarantine. Checks each
+        checkpoint against a replay of the log up to its sequence number and names the
+        first difference (entity, identifier, attribute); a damaged or differing
+        checkpoint counts as damage.
 
         Exit status: 0 the store is sound; 1 the store is damaged; 2 the command could
         not run (no store, unreadable, unknown entity); 3 every batch is sound but an
@@ -272,9 +277,36 @@ struct HelpTextTests {
 
 
         """,
+        "checkpoint": """
+        OVERVIEW: Write a checkpoint of a store at its last save.
+
+        Replays the log at the schema it recorded last and writes the objects into
+        checkpoints/<sequence>.checkpoint, so that the next open replays only what
+        follows; keeps the two newest checkpoints. Takes the store's writer lock: the
+        store must not be open for writing elsewhere. An app opened through a migration
+        plan uses the checkpoint only when the plan's earlier versions rename nothing
+        the recorded schemas do not.
+
+        Exit status: 0 the store is sound; 1 the store is damaged; 2 the command could
+        not run (no store, unreadable, unknown entity); 3 every batch is sound but an
+        incomplete batch (a torn write) ends the log; 64 bad arguments.
+
+        USAGE: logbook checkpoint <store>
+
+        ARGUMENTS:
+          <store>                 The store directory.
+
+        OPTIONS:
+          --version               Show the version.
+          -h, --help              Show help information.
+
+
+        """,
     ]
 
-    @Test(arguments: ["logbook", "info", "dump", "history", "replay", "tail", "verify", "demo", "salvage"])
+    @Test(arguments: [
+        "logbook", "info", "dump", "history", "replay", "tail", "verify", "demo", "salvage", "checkpoint",
+    ])
     func helpIsPinned(command: String) throws {
         let arguments = command == "logbook" ? ["--help"] : [command, "--help"]
         let outcome = try ToolProcess.run(arguments)

@@ -28,6 +28,8 @@ import Logging
 /// - ``Durability``
 /// - ``damagedTailPolicy``
 /// - ``logger``
+/// - ``segmentSize``
+/// - ``checkpointInterval``
 public struct ModelConfiguration: Sendable {
     /// When a save reaches the disk.
     public enum Durability: Sendable, Hashable {
@@ -72,6 +74,14 @@ public struct ModelConfiguration: Sendable {
     ///
     /// A save is never split across segments: a batch larger than this gets a segment of its own.
     public var segmentSize: Int = 64 << 20
+    /// How many bytes the log may grow past the newest checkpoint before the store writes a new
+    /// one as it closes; 16 MiB by default. `nil` or 0 writes none on close;
+    /// ``ModelContainer/checkpoint()`` writes one whenever asked.
+    ///
+    /// A checkpoint holds the objects as of the log's last batch, so that the next open loads
+    /// it and replays only the batches after it (see <doc:OnDiskFormat>). It is written when
+    /// the last container of the store goes, and only by a container that allows saving.
+    public var checkpointInterval: Int? = 16 << 20
     /// The system-call layer; tests replace it to inject faults.
     package var syscalls: any Syscalls = PosixSyscalls()
     /// The most bytes one table's attribute values may take in memory: growing past it fails

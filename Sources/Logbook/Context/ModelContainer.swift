@@ -55,6 +55,9 @@ import Foundation
 /// - ``schema``
 /// - ``configurations``
 /// - ``recoveryReport``
+///
+/// ### Checkpoints
+/// - ``checkpoint()``
 public final class ModelContainer: Sendable {
     /// The schema of the container's models.
     public let schema: Schema

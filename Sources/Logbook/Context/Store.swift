@@ -25,6 +25,8 @@ final class Store: Sendable {
         var captured: [EventEnvelope] = []
         /// The inserts of the last batch, emptied, for the next save to record into.
         var spareInserts: DirectInserts?
+        /// The schema records and migration markers of the log so far, for checkpoints.
+        var recorded = Replayed()
     }
 
     /// What a replay found besides the objects.
@@ -78,6 +80,11 @@ final class Store: Sendable {
     let location: String
     /// What the open found; empty for a store opened without replaying.
     let replayed: Replayed
+    /// How many bytes the log may grow past the newest checkpoint before the store writes one
+    /// as it closes; 0 for never.
+    let checkpointInterval: Int
+    /// The bytes of the log the newest checkpoint covers, that this store loaded or wrote.
+    let lastCheckpoint: Locked<UInt64>
     /// The schemas before ``schema``, oldest first.
     let history: [Schema]
     private let state: Locked<State>
@@ -115,6 +122,7 @@ final class Store: Sendable {
         self.fingerprint = schema.fingerprint.hexString
         self.logger = configuration.logger
         self.clock = configuration.clock
+        var checkpointedLogBytes: UInt64 = 0
         var state = State(projection: Projection(schema: schema, history: history))
         state.projection.valueBytesLimit = configuration.valueBytesLimit
         self.insertNames = InsertNames(state.projection)
@@ -138,11 +146,30 @@ final class Store: Sendable {
             self.location = directory
             // Without `replay`, the migrator reads the log and gives the store its state
             // (`adopt(_:lastSequence:)`, `appendMigration(_:final:)`).
-            self.replayed =
-                replay ? try Self.replay(log.reader(), pending: [], into: &state, fingerprint: fingerprint) : Replayed()
+            if replay {
+                let start = try Self.startFromCheckpoint(
+                    of: log,
+                    schema: schema,
+                    history: history,
+                    into: &state,
+                    logger: configuration.logger
+                )
+                self.replayed = try Self.replay(
+                    log.reader(),
+                    from: start.first,
+                    startingWith: start.replayed,
+                    into: &state,
+                    fingerprint: fingerprint
+                )
+                checkpointedLogBytes = start.logBytes
+            } else {
+                self.replayed = Replayed()
+            }
         }
         self.history = history
         self.state = Locked(state)
+        self.checkpointInterval = configuration.allowsSave ? configuration.checkpointInterval ?? 0 : 0
+        self.lastCheckpoint = Locked(checkpointedLogBytes)
     }
 
     /// A store for a migration stage: replays `reader` and then `pending` at `schema`, and
@@ -153,7 +180,8 @@ final class Store: Sendable {
         reader: LogReader?,
         pending: [EventEnvelope],
         logger: Logger,
-        decodingAhead: InsertPredecoder.Policy = .never
+        decodingAhead: InsertPredecoder.Policy = .never,
+        checkpointsOf log: EventLog? = nil
     ) throws {
         self.schema = schema
         self.fingerprint = schema.fingerprint.hexString
@@ -164,8 +192,20 @@ final class Store: Sendable {
         self.location = reader?.directory ?? "memory"
         var state = State(projection: Projection(schema: schema, history: history))
         self.insertNames = InsertNames(state.projection)
+        var start = CheckpointStart()
+        if let log, reader != nil {
+            start = try Self.startFromCheckpoint(
+                of: log,
+                schema: schema,
+                history: history,
+                into: &state,
+                logger: logger
+            )
+        }
         self.replayed = try Self.replay(
             reader,
+            from: start.first,
+            startingWith: start.replayed,
             pending: pending,
             into: &state,
             fingerprint: fingerprint,
@@ -173,22 +213,31 @@ final class Store: Sendable {
         )
         self.history = history
         self.state = Locked(state)
+        self.checkpointInterval = 0
+        self.lastCheckpoint = Locked(start.logBytes)
     }
 
     /// Replays every event of the log, then `pending`, into the projection.
+    ///
+    /// - Parameters:
+    ///   - first: The first sequence number to replay: after a checkpoint's, whose state
+    ///     `state` holds and whose schema records `initial` holds.
     private static func replay(
         _ reader: LogReader?,
+        from first: UInt64 = 1,
+        startingWith initial: Replayed = Replayed(),
         through last: UInt64 = .max,
         pending: [EventEnvelope] = [],
         into state: inout State,
         fingerprint: String,
         decodingAhead: InsertPredecoder.Policy = .whenACoreIsFree
     ) throws(LogbookError) -> Replayed {
-        var replayed = Replayed()
+        var replayed = initial
         if let reader {
             do {
                 try EventStream.forEach(
                     reader,
+                    from: first,
                     through: last,
                     predecoder: InsertPredecoder.forReplay(of: state.projection, decodingAhead),
                     predecoded: { state.projection.applyInsert($1, at: $2, sequence: $0, takingValues: true) != nil },
@@ -211,6 +260,7 @@ final class Store: Sendable {
         }
         for envelope in pending { try apply(envelope, to: &state, &replayed) }
         noteCurrentSchema(replayed, in: &state, fingerprint: fingerprint)
+        state.recorded = replayed
         return replayed
     }
 
@@ -251,7 +301,10 @@ final class Store: Sendable {
     func replay(pending: [EventEnvelope]) throws(LogbookError) {
         try state.withLock { state throws(LogbookError) in
             var replayed = Replayed()
-            for envelope in pending { try Self.apply(envelope, to: &state, &replayed) }
+            for envelope in pending {
+                try Self.apply(envelope, to: &state, &replayed)
+                Self.record(envelope, in: &state.recorded)
+            }
             Self.noteCurrentSchema(replayed, in: &state, fingerprint: fingerprint)
         }
     }
@@ -265,6 +318,11 @@ final class Store: Sendable {
     /// Reads the shared state.
     func read<T>(_ body: (borrowing State) -> T) -> T {
         state.withLock { body($0) }
+    }
+
+    /// Reads the shared state with a body that may fail: saves wait meanwhile.
+    func inspect<T>(_ body: (borrowing State) throws(LogbookError) -> T) throws(LogbookError) -> T {
+        try state.withLock { (state) throws(LogbookError) -> T in try body(state) }
     }
 
     /// The objects of a table whose attribute equals `value`, in ascending order, from the
@@ -388,6 +446,7 @@ final class Store: Sendable {
                 }
             }
             let before = Restorable(state)
+            if let schemaRecord { Self.record(schemaRecord, in: &state.recorded) }
             state.currentSchemaNumber = schemaNumber
             state.lastSchemaNumber = max(state.lastSchemaNumber, schemaNumber)
             // Only the inserts an upsert folded into another object are listed.
@@ -534,6 +593,8 @@ final class Store: Sendable {
     /// schema, for a store opened without replaying; with `lastSequence`, the log has grown
     /// since, up to that event, by events `final` applied too.
     func adopt(_ final: Store, lastSequence: UInt64? = nil) {
+        let checkpointed = final.lastCheckpoint.withLock { $0 }
+        lastCheckpoint.withLock { $0 = max($0, checkpointed) }
         var fresh = final.state.withLock { $0 }
         fresh.captured = []
         fresh.generation = 0
@@ -564,7 +625,7 @@ final class Store: Sendable {
     }
 
     /// Closes the log and releases the store's writer lock; later saves fail. The last container
-    /// of a store calls it as it goes (``StoreRegistry/release(_:)``).
+    /// of a store calls ``closeAfterUse()`` as it goes (``StoreRegistry/release(_:)``).
     func close() {
         log?.close()
     }

@@ -104,7 +104,7 @@ final class StoreRegistry: Sendable {
             }
             current = nil
             // Closed before the slot can be claimed again: the next open takes the lock anew.
-            shared.store.close()
+            shared.store.closeAfterUse()
             return shared.store
         }
         unclaim(key)

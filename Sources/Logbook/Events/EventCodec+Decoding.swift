@@ -14,6 +14,17 @@ extension EventCodec {
         try decode(bytes[...])
     }
 
+    /// Decodes one attribute value, as ``encode(_:into:)-(AttributeValue,_)`` wrote it, which must
+    /// take every byte: what a checkpoint stores for an array.
+    ///
+    /// - Throws: ``LogbookError/Code/corruption`` when the bytes are no such value.
+    package static func decodeValue(_ bytes: ArraySlice<UInt8>) throws(LogbookError) -> AttributeValue {
+        var decoder = Decoder(reader: BinaryReader(bytes))
+        let value = try decoder.value(depth: 0)
+        guard decoder.reader.isAtEnd else { throw decoder.failure("bytes after the value") }
+        return value
+    }
+
     /// Whether the encoded event records the store's schema history (a schema record or a
     /// migration marker), found from its first byte without decoding it.
     package static func recordsSchemaHistory(_ bytes: UnsafeRawBufferPointer) -> Bool {

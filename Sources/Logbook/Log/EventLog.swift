@@ -1,5 +1,4 @@
 import Logging
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -230,6 +229,46 @@ package final class EventLog: Sendable {
                 recordDurablePoint(&state)
             }
             return first...header.lastSequence
+        }
+    }
+
+    /// The last batch appended, made durable first: with relaxed appends, the segment and the
+    /// directory are flushed, so that a checkpoint that names the batch never outlives it.
+    ///
+    /// - Returns: The batch, or `nil` for an empty log.
+    /// - Throws: ``LogbookError/Code/writerFailed`` when the log refuses appends, or when a
+    ///   segment sealed by relaxed appends could not be synced; ``LogbookError/Code/io`` when a
+    ///   flush fails.
+    package func durableLastBatch() throws(LogbookError) -> DurablePoint? {
+        try state.withLock { (state) throws(LogbookError) -> DurablePoint? in
+            if let failure = state.failure { throw failure }
+            guard state.lock != nil else {
+                throw LogbookError(.invalidArgument, "the log of \(directory) is closed", path: directory)
+            }
+            guard let last = state.lastBatch else { return nil }
+            if configuration.durability == .relaxed {
+                guard !state.unsyncedSealedSegment else {
+                    throw LogbookError(
+                        .writerFailed,
+                        "a sealed segment could not be flushed; reopen the store",
+                        path: directory
+                    )
+                }
+                do throws(LogbookError) {
+                    try state.segment?.syncData()
+                    try SegmentDirectory.syncDirectory(directory, syscalls: configuration.syscalls)
+                } catch {
+                    // As after any failed flush, the writer stops: see `append`.
+                    state.failure = LogbookError(
+                        .writerFailed,
+                        "flushing the log to disk failed; this writer accepts no more appends; reopen the store",
+                        path: error.path ?? directory,
+                        cause: error
+                    )
+                    throw error
+                }
+            }
+            return last
         }
     }
 

@@ -44,7 +44,8 @@ struct Migrator {
                 reader: log.reader(),
                 pending: [],
                 logger: store.logger,
-                decodingAhead: .until(decodingAhead)
+                decodingAhead: .until(decodingAhead),
+                checkpointsOf: log
             )
         } catch {
             _ = try? stages.value()

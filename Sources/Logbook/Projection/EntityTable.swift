@@ -290,6 +290,13 @@ package struct EntityTable: Sendable {
         return !added.isEmpty
     }
 
+    /// Puts in force exactly the unique constraints on `attributes`, in that order, with empty
+    /// indexes: for a table loaded from a checkpoint, whose objects are indexed next.
+    mutating func restoreUnique(_ attributes: [Int]) {
+        uniqueAttributes = attributes
+        uniqueIndexes = Array(repeating: UniqueIndex(), count: attributes.count)
+    }
+
     /// The live objects as identifier and slot, oldest identifier first.
     var liveObjectsByAge: [(id: UInt64, slot: Int)] {
         identifiers.enumerated().filter { $0.element != 0 }.map { (id: $0.element, slot: $0.offset) }

@@ -30,7 +30,7 @@ package struct Projection: Sendable {
     /// The entity names as bytes, by table index.
     let entityNames: [NameBytes]
     /// The slot of every live object in its table.
-    private var slots = IdentifierSlots()
+    var slots = IdentifierSlots()
     /// Identifiers merged away by an upsert, and the identifier they were merged into.
     package internal(set) var aliases: [UInt64: UInt64] = [:]
     /// For each table: how many objects upserts and unique constraints folded into others.

@@ -1,0 +1,304 @@
+import Foundation
+
+extension CheckpointReader {
+    /// What a checkpoint holds, loaded.
+    struct Loaded: Sendable {
+        var projection: Projection
+        var lastSchemaNumber: UInt32
+        var schemas: CheckpointEncoder.Schemas
+    }
+
+    /// Copies the checkpoint into a projection of `schema`, whose entities must match the
+    /// checkpoint's, and rebuilds its unique indexes.
+    ///
+    /// - Throws: ``LogbookError/Code/corruption`` naming the file and byte offset when a section
+    ///   does not make sense, or does not fit the schema; ``LogbookError/Code/outOfMemory`` when
+    ///   a table's values do not fit under `valueBytesLimit`.
+    func load(schema: Schema, history: [Schema], valueBytesLimit: Int = .max) throws(LogbookError) -> Loaded {
+        var projection = Projection(schema: schema, history: history)
+        projection.valueBytesLimit = valueBytesLimit
+        let lastSchemaNumber = try loadState(into: &projection)
+        let schemas = try loadSchemas()
+        try loadAliases(into: &projection)
+        for index in projection.tables.indices {
+            try loadTable(index, into: &projection)
+        }
+        projection.lastSequence = header.sequence
+        return Loaded(projection: projection, lastSchemaNumber: lastSchemaNumber, schemas: schemas)
+    }
+
+    // MARK: - Sections
+
+    private func loadState(into projection: inout Projection) throws(LogbookError) -> UInt32 {
+        let section = try self.section(.state)
+        var reader = BinaryReader(bytes[section.range])
+        guard let next = reader.readLittleEndian(as: UInt64.self),
+            let lastSchemaNumber = reader.readLittleEndian(as: UInt32.self),
+            let tableCount = reader.readLittleEndian(as: UInt32.self)
+        else { throw damage("truncated", in: section, at: reader.offset) }
+        guard Int(tableCount) == projection.tables.count else {
+            throw damage("\(tableCount) entities, the schema has \(projection.tables.count)", in: section, at: 12)
+        }
+        var folds: [Int] = []
+        for _ in 0..<tableCount {
+            guard let count = reader.readLittleEndian(as: UInt64.self), count <= UInt64(Int.max) else {
+                throw damage("truncated fold counts", in: section, at: reader.offset)
+            }
+            folds.append(Int(count))
+        }
+        projection.nextIdentifier = next
+        projection.foldCounts = folds
+        return lastSchemaNumber
+    }
+
+    private func loadSchemas() throws(LogbookError) -> CheckpointEncoder.Schemas {
+        let section = try self.section(.schemas)
+        var reader = BinaryReader(bytes[section.range])
+        var schemas = CheckpointEncoder.Schemas()
+        func prefixed() throws(LogbookError) -> ArraySlice<UInt8> {
+            guard let length = reader.readLittleEndian(as: UInt32.self), let bytes = reader.readBytes(Int(length))
+            else {
+                throw damage("truncated", in: section, at: reader.offset)
+            }
+            return bytes
+        }
+        func event(_ bytes: ArraySlice<UInt8>) throws(LogbookError) -> Event {
+            do throws(LogbookError) {
+                return try EventCodec.decode(bytes).event
+            } catch {
+                throw damage("undecodable event (\(error.message))", in: section, at: reader.offset)
+            }
+        }
+        guard let numberCount = reader.readLittleEndian(as: UInt32.self) else {
+            throw damage("truncated", in: section, at: 0)
+        }
+        for _ in 0..<numberCount {
+            guard let number = reader.readLittleEndian(as: UInt32.self) else {
+                throw damage("truncated", in: section, at: reader.offset)
+            }
+            schemas.numbers[String(decoding: try prefixed(), as: UTF8.self)] = number
+        }
+        guard let hasLatest = reader.readLittleEndian(as: UInt32.self) else {
+            throw damage("truncated", in: section, at: reader.offset)
+        }
+        if hasLatest != 0 {
+            guard case .schema(let record) = try event(try prefixed()) else {
+                throw damage("the latest schema is not a schema record", in: section, at: reader.offset)
+            }
+            schemas.latest = record
+        }
+        guard let markerCount = reader.readLittleEndian(as: UInt32.self) else {
+            throw damage("truncated", in: section, at: reader.offset)
+        }
+        for _ in 0..<markerCount {
+            guard case .migration(let marker) = try event(try prefixed()) else {
+                throw damage("a marker that is not a migration marker", in: section, at: reader.offset)
+            }
+            schemas.markers.append(marker)
+        }
+        return schemas
+    }
+
+    private func loadAliases(into projection: inout Projection) throws(LogbookError) {
+        let section = try self.section(.aliases)
+        var reader = BinaryReader(bytes[section.range])
+        guard let count = reader.readLittleEndian(as: UInt64.self), count <= UInt64(reader.remaining / 16) else {
+            throw damage("truncated", in: section, at: 0)
+        }
+        var aliases: [UInt64: UInt64] = [:]
+        aliases.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let folded = reader.readLittleEndian(as: UInt64.self),
+                let survivor = reader.readLittleEndian(as: UInt64.self)
+            else { throw damage("truncated", in: section, at: reader.offset) }
+            aliases[folded] = survivor
+        }
+        projection.aliases = aliases
+    }
+
+    private func loadTable(_ index: Int, into projection: inout Projection) throws(LogbookError) {
+        let section = try self.section(.entity, table: index)
+        var reader = BinaryReader(bytes[section.range])
+        var table = projection.tables[index]
+        func truncated() -> LogbookError { damage("truncated", in: section, at: reader.offset) }
+        func skipPadding() {
+            while reader.offset % 8 != 0, reader.readByte() != nil {}
+        }
+        guard let nameLength = reader.readLittleEndian(as: UInt32.self), let name = reader.readBytes(Int(nameLength))
+        else { throw truncated() }
+        guard String(decoding: name, as: UTF8.self) == table.entity.name else {
+            throw damage("entity \(index) is not \(table.entity.name)", in: section, at: 4)
+        }
+        skipPadding()
+        guard let slotCount = reader.readLittleEndian(as: UInt64.self),
+            let liveCount = reader.readLittleEndian(as: UInt64.self),
+            let width = reader.readLittleEndian(as: UInt32.self),
+            let relationshipCount = reader.readLittleEndian(as: UInt32.self),
+            let uniqueCount = reader.readLittleEndian(as: UInt32.self), reader.readLittleEndian(as: UInt32.self) != nil
+        else { throw truncated() }
+        guard Int(width) == table.width, Int(relationshipCount) == table.isToMany.count else {
+            throw damage("\(table.entity.name) has another shape than the schema's", in: section, at: reader.offset)
+        }
+        guard slotCount <= UInt64(reader.remaining / 8), liveCount <= slotCount, uniqueCount <= width else {
+            throw damage("counts larger than the section", in: section, at: reader.offset)
+        }
+        var unique: [Int] = []
+        for _ in 0..<uniqueCount {
+            guard let attribute = reader.readLittleEndian(as: UInt32.self), attribute < width else { throw truncated() }
+            unique.append(Int(attribute))
+        }
+        skipPadding()
+        guard let freeCount = reader.readLittleEndian(as: UInt64.self),
+            freeCount <= slotCount, slotCount + freeCount <= UInt64(reader.remaining / 8)
+        else { throw truncated() }
+        let slots = Int(slotCount)
+        var identifiers: [UInt64] = []
+        identifiers.reserveCapacity(slots)
+        for _ in 0..<slots {
+            guard let id = reader.readLittleEndian(as: UInt64.self) else { throw truncated() }
+            identifiers.append(id)
+        }
+        var freeSlots: [Int] = []
+        for _ in 0..<freeCount {
+            guard let slot = reader.readLittleEndian(as: UInt64.self), slot < slotCount, identifiers[Int(slot)] == 0
+            else { throw damage("a free slot that is not free", in: section, at: reader.offset) }
+            freeSlots.append(Int(slot))
+        }
+        let live = identifiers.reduce(0) { $0 + ($1 == 0 ? 0 : 1) }
+        guard live == Int(liveCount) else {
+            throw damage("\(live) live objects, the count says \(liveCount)", in: section, at: 8)
+        }
+        table.identifiers = identifiers
+        table.freeSlots = freeSlots
+        table.count = live
+        table.restoreUnique(unique)
+        try loadValues(of: &table, index, slots: slots, limit: projection.valueBytesLimit)
+        try loadLinks(of: &table, index, slots: slots)
+        projection.tables[index] = table
+        for (slot, id) in identifiers.enumerated() where id != 0 {
+            guard projection.slots.slot(of: id) == nil else {
+                throw damage("identifier \(id) held twice", in: section, at: 0)
+            }
+            projection.slots.set(id, slot: slot)
+            projection.tables[index].index(id, slot: slot)
+        }
+    }
+
+    private func loadValues(of table: inout EntityTable, _ index: Int, slots: Int, limit: Int) throws(LogbookError) {
+        let cells = try self.section(.values, table: index)
+        let heap = try self.section(.heap, table: index)
+        let count = slots * table.width
+        guard cells.range.count == count * CheckpointFormat.cellSize else {
+            throw damage("\(cells.range.count) bytes for \(count) cells", in: cells, at: 0)
+        }
+        do {
+            try table.values.reserve(adding: count, limit: limit)
+        } catch {
+            throw LogbookError(
+                .outOfMemory,
+                "out of memory for the attribute values of \(table.entity.name) in a checkpoint: \(count) values",
+                path: path
+            )
+        }
+        var reader = BinaryReader(bytes[cells.range])
+        let heapBytes = bytes[heap.range]
+        for cell in 0..<count {
+            let position = cell * CheckpointFormat.cellSize
+            guard let tag = reader.readByte(), reader.readBytes(3) != nil,
+                let length = reader.readLittleEndian(as: UInt32.self),
+                let payload = reader.readLittleEndian(as: UInt64.self)
+            else { throw damage("truncated", in: cells, at: position) }
+            func stored() throws(LogbookError) -> ArraySlice<UInt8> {
+                guard payload <= UInt64(heapBytes.count), UInt64(length) <= UInt64(heapBytes.count) - payload else {
+                    throw damage("a value outside the heap", in: cells, at: position)
+                }
+                let start = heapBytes.startIndex + Int(payload)
+                return heapBytes[start..<(start + Int(length))]
+            }
+            func text() throws(LogbookError) -> String {
+                guard let text = String(validating: try stored(), as: UTF8.self) else {
+                    throw damage("text that is not UTF-8", in: cells, at: position)
+                }
+                return text
+            }
+            let value: AttributeValue
+            switch EventCodec.ValueTag(rawValue: tag) {
+            case .null: value = .null
+            case .false: value = .bool(false)
+            case .true: value = .bool(true)
+            case .int: value = .int(Int64(bitPattern: payload))
+            case .uint: value = .uint(payload)
+            case .double: value = .double(Double(bitPattern: payload))
+            case .float: value = .float(Float(bitPattern: UInt32(truncatingIfNeeded: payload)))
+            case .date: value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: payload)))
+            case .string: value = .string(try text())
+            case .decimal:
+                guard let decimal = Decimal(string: try text(), locale: nil) else {
+                    throw damage("an invalid decimal", in: cells, at: position)
+                }
+                value = .decimal(decimal)
+            case .url:
+                guard let url = URL(string: try text()) else { throw damage("an invalid URL", in: cells, at: position) }
+                value = .url(url)
+            case .uuid:
+                let raw = Array(try stored())
+                guard raw.count == 16 else { throw damage("a UUID of \(raw.count) bytes", in: cells, at: position) }
+                value = .uuid(
+                    UUID(
+                        uuid: (
+                            raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10],
+                            raw[11], raw[12], raw[13], raw[14], raw[15]
+                        )
+                    )
+                )
+            case .data: value = .data(Data(try stored()))
+            case .composite: value = .composite(Data(try stored()))
+            case .array:
+                do throws(LogbookError) {
+                    value = try EventCodec.decodeValue(try stored())
+                } catch {
+                    throw damage("an undecodable array (\(error.message))", in: cells, at: position)
+                }
+            case nil: throw damage("unknown value tag \(tag)", in: cells, at: position)
+            }
+            table.values.append(value)
+        }
+    }
+
+    private func loadLinks(of table: inout EntityTable, _ index: Int, slots: Int) throws(LogbookError) {
+        let section = try self.section(.links, table: index)
+        var reader = BinaryReader(bytes[section.range])
+        func truncated() -> LogbookError { damage("truncated", in: section, at: reader.offset) }
+        for relationship in table.isToMany.indices {
+            guard slots <= reader.remaining / 8 else { throw truncated() }
+            var column: [UInt64] = []
+            column.reserveCapacity(slots)
+            for _ in 0..<slots {
+                guard let value = reader.readLittleEndian(as: UInt64.self) else { throw truncated() }
+                column.append(value)
+            }
+            guard table.isToMany[relationship] else {
+                table.toOne[relationship] = column
+                continue
+            }
+            // `column` holds where each slot's targets end.
+            guard column.last ?? 0 <= UInt64(reader.remaining / 8) else { throw truncated() }
+            var targets: [[UInt64]] = []
+            targets.reserveCapacity(slots)
+            var start: UInt64 = 0
+            for end in column {
+                guard end >= start else { throw damage("target ends out of order", in: section, at: reader.offset) }
+                var slotTargets: [UInt64] = []
+                slotTargets.reserveCapacity(Int(end - start))
+                for _ in start..<end {
+                    guard let target = reader.readLittleEndian(as: UInt64.self) else { throw truncated() }
+                    slotTargets.append(target)
+                }
+                targets.append(slotTargets)
+                start = end
+            }
+            table.toMany[relationship] = targets
+        }
+        guard reader.isAtEnd else { throw damage("bytes after the relationships", in: section, at: reader.offset) }
+    }
+}

@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finds, writes and removes the checkpoint files of a store, through the system-call layer.
+package enum CheckpointFiles {
+    /// A checkpoint file found in a store.
+    package struct Entry: Sendable, Hashable {
+        /// The sequence number its name holds.
+        package var sequence: UInt64
+        package var path: String
+    }
+
+    /// The store's checkpoints directory.
+    package static func directory(of store: String) -> String {
+        SegmentDirectory.join(store, CheckpointFormat.directoryName)
+    }
+
+    /// The checkpoints of a store, newest first; none when the directory does not exist. Files
+    /// with other names (a `.tmp` left by a failed write) are not listed.
+    package static func list(in store: String, syscalls: any Syscalls = PosixSyscalls()) throws(LogbookError) -> [Entry]
+    {
+        let directory = directory(of: store)
+        switch syscalls.listDirectory(directory) {
+        case .success(let names):
+            return names.compactMap { name in
+                CheckpointFormat.sequence(ofFileName: name).map {
+                    Entry(sequence: $0, path: SegmentDirectory.join(directory, name))
+                }
+            }
+            .sorted { $0.sequence > $1.sequence }
+        case .failure(let errno) where errno == .noEntry:
+            return []
+        case .failure(let errno):
+            throw LogbookError.system("opendir", path: directory, errno)
+        }
+    }
+
+    /// The checksum in the header of the store's first batch, which stands for the store in its
+    /// checkpoints; `nil` for a store without a batch.
+    package static func storeIdentity(
+        of store: String,
+        syscalls: any Syscalls = PosixSyscalls()
+    ) throws(LogbookError)
+        -> UInt32?
+    {
+        guard let first = try SegmentDirectory.segments(in: store, syscalls: syscalls).first else { return nil }
+        let file = try SystemFile.open(first.path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK, syscalls: syscalls)
+        defer { file.close() }
+        var bytes = [UInt8](repeating: 0, count: LogFormat.headerSize)
+        let count = try file.read(into: &bytes, count: bytes.count, at: 0)
+        guard count == bytes.count else { return nil }
+        return bytes.withUnsafeBytes { BatchHeader.read(from: $0)?.checksum }
+    }
+
+    /// The bytes of every segment of the store.
+    package static func logBytes(
+        of store: String,
+        syscalls: any Syscalls = PosixSyscalls()
+    ) throws(LogbookError)
+        -> UInt64
+    {
+        var total: UInt64 = 0
+        for segment in try SegmentDirectory.segments(in: store, syscalls: syscalls) {
+            let file = try SystemFile.open(segment.path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK, syscalls: syscalls)
+            defer { file.close() }
+            total += UInt64(max(0, try file.size()))
+        }
+        return total
+    }
+
+    /// The fingerprint of what a history of schemas changes in a replay: the former names it
+    /// gives each attribute and relationship of `schema` (see <doc:OnDiskFormat>).
+    package static func historyFingerprint(of schema: Schema, history: [Schema]) -> [UInt8] {
+        var writer = BinaryWriter()
+        for (entity, names) in schema.formerNames(through: history).sorted(by: { $0.key < $1.key }) {
+            for (property, former) in names.sorted(by: { $0.key < $1.key }) where !former.isEmpty {
+                writer.writeString(entity)
+                writer.writeString(property)
+                writer.writeVarint(UInt64(former.count))
+                for name in former { writer.writeString(name) }
+            }
+        }
+        return SHA256.hash(writer.bytes)
+    }
+
+    /// Writes `bytes` as the checkpoint at `sequence`: into a temporary file that is synced,
+    /// renamed into place, and the directory synced. A failure leaves at most the temporary
+    /// file, which readers ignore.
+    ///
+    /// - Returns: The checkpoint's path.
+    static func write(
+        _ bytes: [UInt8],
+        sequence: UInt64,
+        in store: String,
+        syscalls: any Syscalls
+    ) throws(LogbookError)
+        -> String
+    {
+        let directory = directory(of: store)
+        switch syscalls.makeDirectory(directory) {
+        case .success:
+            try SegmentDirectory.syncDirectory(store, syscalls: syscalls)
+        case .failure(let errno) where errno == .exists:
+            break
+        case .failure(let errno):
+            throw LogbookError.system("mkdir", path: directory, errno)
+        }
+        let name = CheckpointFormat.fileName(forSequence: sequence)
+        let path = SegmentDirectory.join(directory, name)
+        let temporary = path + CheckpointFormat.temporarySuffix
+        let file = try SystemFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC, syscalls: syscalls)
+        do throws(LogbookError) {
+            try file.writeAll(bytes[...], at: 0)
+            try file.sync()
+        } catch {
+            file.close()
+            _ = syscalls.unlink(temporary)
+            throw error
+        }
+        file.close()
+        if case .failure(let errno) = syscalls.rename(temporary, to: path) {
+            _ = syscalls.unlink(temporary)
+            throw LogbookError.system("rename", path: path, errno)
+        }
+        try SegmentDirectory.syncDirectory(directory, syscalls: syscalls)
+        return path
+    }
+
+    /// Removes all but the newest `kept` checkpoints, and the temporary files of writes that
+    /// failed or were cut short. A file that cannot be removed stays.
+    ///
+    /// - Returns: The paths removed.
+    @discardableResult
+    static func prune(in store: String, keeping kept: Int = CheckpointFormat.kept, syscalls: any Syscalls) -> [String] {
+        guard let entries = try? list(in: store, syscalls: syscalls) else { return [] }
+        var removed: [String] = []
+        let directory = directory(of: store)
+        if case .success(let names) = syscalls.listDirectory(directory) {
+            let suffix = CheckpointFormat.fileExtension + CheckpointFormat.temporarySuffix
+            for name in names where name.hasSuffix(suffix) {
+                let path = SegmentDirectory.join(directory, name)
+                if case .success = syscalls.unlink(path) { removed.append(path) }
+            }
+        }
+        for entry in entries.dropFirst(kept) {
+            if case .success = syscalls.unlink(entry.path) { removed.append(entry.path) }
+        }
+        return removed
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a checkpoint file and checks it on its own: header, directory, every section's bounds
+/// and checksum. Never traps on bad input: every problem is a ``LogbookError`` naming the file
+/// and the byte offset.
+package struct CheckpointReader: Sendable {
+    /// A section found in the directory.
+    struct Section: Sendable {
+        var kind: CheckpointFormat.Kind
+        var table: Int
+        var range: Range<Int>
+    }
+
+    /// The file's path, for messages.
+    package let path: String
+    /// The header's fields.
+    package let header: CheckpointHeader
+    /// The file's bytes.
+    let bytes: [UInt8]
+    /// The sections, in directory order.
+    let sections: [Section]
+
+    /// The file's size in bytes.
+    package var size: Int { bytes.count }
+
+    /// Reads the file at `path` and checks its header, directory and sections.
+    ///
+    /// - Throws: ``LogbookError/Code/unsupportedFormat`` for a format version this release does
+    ///   not know; ``LogbookError/Code/corruption`` for any other failed check, naming the file
+    ///   and the byte offset; ``LogbookError/Code/io`` when the file cannot be read.
+    package init(path: String, syscalls: any Syscalls = PosixSyscalls()) throws(LogbookError) {
+        let file = try SystemFile.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK, syscalls: syscalls)
+        defer { file.close() }
+        let size = try file.size()
+        guard size <= Int64(Int.max / 2) else {
+            throw LogbookError(.corruption, "damaged checkpoint: \(size) bytes is more than can be read", path: path)
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        let read = try file.read(into: &bytes, count: bytes.count, at: 0)
+        try self.init(bytes: Array(bytes.prefix(read)), path: path)
+    }
+
+    /// Checks the bytes of a checkpoint file.
+    package init(bytes: [UInt8], path: String) throws(LogbookError) {
+        func damage(_ what: String, at offset: Int) -> LogbookError {
+            LogbookError(.corruption, "damaged checkpoint: \(what)", path: path, offset: Int64(offset))
+        }
+        var reader = BinaryReader(bytes)
+        guard bytes.count >= CheckpointFormat.headerSize, let magic = reader.readLittleEndian(as: UInt32.self),
+            let version = reader.readLittleEndian(as: UInt16.self), reader.readLittleEndian(as: UInt16.self) != nil,
+            let headerSize = reader.readLittleEndian(as: UInt32.self),
+            let sectionCount = reader.readLittleEndian(as: UInt32.self)
+        else { throw damage("\(bytes.count) bytes, shorter than a header", at: 0) }
+        guard magic == CheckpointFormat.magic else { throw damage("bad magic number", at: 0) }
+        guard version == CheckpointFormat.version else {
+            throw LogbookError(
+                .unsupportedFormat,
+                "checkpoint format version \(version), which this release does not read (it reads \(CheckpointFormat.version))",
+                path: path,
+                offset: 4
+            )
+        }
+        guard headerSize == CheckpointFormat.headerSize else { throw damage("header size \(headerSize)", at: 8) }
+        let directoryEnd = CheckpointFormat.headerSize + CheckpointFormat.directoryEntrySize * Int(sectionCount)
+        guard Int(sectionCount) <= bytes.count / CheckpointFormat.directoryEntrySize, directoryEnd <= bytes.count
+        else { throw damage("\(sectionCount) sections do not fit in \(bytes.count) bytes", at: 12) }
+        guard let sequence = reader.readLittleEndian(as: UInt64.self),
+            let batchChecksum = reader.readLittleEndian(as: UInt32.self),
+            reader.readLittleEndian(as: UInt32.self) != nil,
+            let segment = reader.readLittleEndian(as: UInt64.self),
+            let offset = reader.readLittleEndian(as: UInt64.self),
+            let logBytes = reader.readLittleEndian(as: UInt64.self),
+            let identity = reader.readLittleEndian(as: UInt32.self),
+            reader.readLittleEndian(as: UInt32.self) != nil,
+            let schemaFingerprint = reader.readBytes(32), let historyFingerprint = reader.readBytes(32),
+            let major = reader.readLittleEndian(as: UInt32.self), let minor = reader.readLittleEndian(as: UInt32.self),
+            let patch = reader.readLittleEndian(as: UInt32.self), reader.readBytes(16) != nil,
+            let stored = reader.readLittleEndian(as: UInt32.self)
+        else { throw damage("truncated header", at: 16) }
+        let computed = CRC32C.checksum(
+            Array(bytes[CheckpointFormat.headerSize..<directoryEnd]),
+            continuing: CRC32C.checksum(Array(bytes[..<CheckpointFormat.headerChecksumOffset]))
+        )
+        guard stored == computed else {
+            throw damage(
+                "header checksum mismatch: stored 0x\(String(stored, radix: 16)), computed 0x\(String(computed, radix: 16))",
+                at: CheckpointFormat.headerChecksumOffset
+            )
+        }
+        var sections: [Section] = []
+        for index in 0..<Int(sectionCount) {
+            let entry = CheckpointFormat.headerSize + index * CheckpointFormat.directoryEntrySize
+            guard let rawKind = reader.readLittleEndian(as: UInt16.self),
+                reader.readLittleEndian(as: UInt16.self) != nil,
+                let table = reader.readLittleEndian(as: UInt32.self),
+                let start = reader.readLittleEndian(as: UInt64.self),
+                let length = reader.readLittleEndian(as: UInt64.self),
+                let checksum = reader.readLittleEndian(as: UInt32.self), reader.readLittleEndian(as: UInt32.self) != nil
+            else { throw damage("truncated directory", at: entry) }
+            guard let kind = CheckpointFormat.Kind(rawValue: rawKind) else {
+                throw damage("unknown section kind \(rawKind)", at: entry)
+            }
+            guard start >= UInt64(directoryEnd), start <= UInt64(bytes.count), length <= UInt64(bytes.count) - start
+            else { throw damage("section \(index) (\(kind)) lies outside the file", at: entry) }
+            let range = Int(start)..<Int(start + length)
+            let actual = bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            guard actual == checksum else {
+                throw damage(
+                    "checksum mismatch in section \(index) (\(kind)): stored 0x\(String(checksum, radix: 16)), computed 0x\(String(actual, radix: 16))",
+                    at: range.lowerBound
+                )
+            }
+            sections.append(Section(kind: kind, table: Int(table), range: range))
+        }
+        self.path = path
+        self.bytes = bytes
+        self.sections = sections
+        self.header = CheckpointHeader(
+            version: version,
+            sequence: sequence,
+            batchChecksum: batchChecksum,
+            segmentFirstSequence: segment,
+            batchOffset: Int64(bitPattern: offset),
+            logBytes: logBytes,
+            storeIdentity: identity,
+            schemaFingerprint: Array(schemaFingerprint),
+            historyFingerprint: Array(historyFingerprint),
+            schemaVersion: Schema.Version(Int(major), Int(minor), Int(patch))
+        )
+    }
+
+    /// The error for a section whose contents do not make sense.
+    func damage(_ what: String, in section: Section, at position: Int) -> LogbookError {
+        LogbookError(
+            .corruption,
+            "damaged checkpoint: \(what) in the \(section.kind) section",
+            path: path,
+            offset: Int64(section.range.lowerBound + position)
+        )
+    }
+
+    /// The one section of a kind (and table), or a damage error when it is missing or repeated.
+    func section(_ kind: CheckpointFormat.Kind, table: Int = 0) throws(LogbookError) -> Section {
+        let found = sections.filter { $0.kind == kind && $0.table == table }
+        guard found.count == 1 else {
+            throw LogbookError(
+                .corruption,
+                "damaged checkpoint: \(found.count) \(kind) sections for table \(table), expected one",
+                path: path,
+                offset: Int64(CheckpointFormat.headerSize)
+            )
+        }
+        return found[0]
+    }
+}

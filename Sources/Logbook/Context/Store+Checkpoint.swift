@@ -1,0 +1,230 @@
+import Logging
+
+extension Store {
+    /// Where a replay starts: after the checkpoint loaded, if any.
+    struct CheckpointStart {
+        /// The first sequence number to replay.
+        var first: UInt64 = 1
+        /// The schema records and markers of the log up to the checkpoint.
+        var replayed = Replayed()
+        /// The bytes of the log the checkpoint covers; 0 without one.
+        var logBytes: UInt64 = 0
+    }
+
+    // MARK: - Loading
+
+    /// Loads the newest checkpoint of the store that passes its checks into `state`, and
+    /// says where the replay goes on. A checkpoint that fails one of its own checks, or was
+    /// written for another store or schema, is ignored with a warning, and the next older one
+    /// is tried; without one, the replay starts at the beginning.
+    ///
+    /// - Throws: ``LogbookError/Code/corruption`` when the log does not reach the batch a
+    ///   sound checkpoint ends at, or holds another batch there: acknowledged saves were lost.
+    ///   ``LogbookError/Code/outOfMemory`` when the checkpoint's values do not fit.
+    static func startFromCheckpoint(
+        of log: EventLog,
+        schema: Schema,
+        history: [Schema],
+        into state: inout State,
+        logger: Logger
+    ) throws(LogbookError) -> CheckpointStart {
+        let syscalls = log.configuration.syscalls
+        let entries: [CheckpointFiles.Entry]
+        do throws(LogbookError) {
+            entries = try CheckpointFiles.list(in: log.directory, syscalls: syscalls)
+        } catch {
+            logger.warning("ignored the store's checkpoints: \(error)", metadata: ["store": "\(log.directory)"])
+            return CheckpointStart()
+        }
+        guard !entries.isEmpty else { return CheckpointStart() }
+        let identity = try? CheckpointFiles.storeIdentity(of: log.directory, syscalls: syscalls)
+        let fingerprint = schema.fingerprint.bytes
+        let historyFingerprint = CheckpointFiles.historyFingerprint(of: schema, history: history)
+        for entry in entries {
+            func ignore(_ reason: String) {
+                logger.warning(
+                    "ignored checkpoint \(entry.path): \(reason); replaying the log instead",
+                    metadata: ["checkpoint": "\(entry.path)", "reason": "\(reason)"]
+                )
+            }
+            let reader: CheckpointReader
+            do throws(LogbookError) {
+                reader = try CheckpointReader(path: entry.path, syscalls: syscalls)
+            } catch {
+                ignore("\(error)")
+                continue
+            }
+            let header = reader.header
+            guard header.sequence == entry.sequence else {
+                ignore("its header says sequence \(header.sequence), its name \(entry.sequence)")
+                continue
+            }
+            if let identity, identity != header.storeIdentity {
+                ignore(
+                    "written for another store (first batch checksum 0x\(String(header.storeIdentity, radix: 16)), this store's is 0x\(String(identity, radix: 16)))"
+                )
+                continue
+            }
+            guard header.schemaFingerprint == fingerprint else {
+                ignore("written at another schema (\(header.schemaVersion))")
+                continue
+            }
+            guard header.historyFingerprint == historyFingerprint else {
+                ignore("written with another schema history")
+                continue
+            }
+            let loaded: CheckpointReader.Loaded
+            do throws(LogbookError) {
+                loaded = try reader.load(
+                    schema: schema,
+                    history: history,
+                    valueBytesLimit: state.projection.valueBytesLimit
+                )
+            } catch  where error.code == .outOfMemory {
+                throw error
+            } catch {
+                ignore("\(error)")
+                continue
+            }
+            // A sound checkpoint of this store: the log must reach the batch it ends at.
+            try checkLog(of: log, reaches: header, path: entry.path)
+            state.projection = loaded.projection
+            state.lastSchemaNumber = loaded.lastSchemaNumber
+            var replayed = Replayed()
+            replayed.latest = loaded.schemas.latest
+            replayed.numbers = loaded.schemas.numbers
+            replayed.markers = loaded.schemas.markers
+            logger.debug(
+                "opened from checkpoint \(entry.path)",
+                metadata: ["sequence": "\(header.sequence)"]
+            )
+            return CheckpointStart(first: header.sequence + 1, replayed: replayed, logBytes: header.logBytes)
+        }
+        return CheckpointStart()
+    }
+
+    /// Checks that the log reaches the batch a checkpoint ends at, with its checksum.
+    private static func checkLog(of log: EventLog, reaches header: CheckpointHeader, path: String) throws(LogbookError)
+    {
+        let point = header.point(source: path)
+        let logEnd = log.nextSequence &- 1
+        guard logEnd >= header.sequence else {
+            throw LogbookError(
+                .corruption,
+                "the log ends at sequence \(logEnd), before the batch at \(point): acknowledged saves are missing; nothing was changed; run `logbook salvage` to copy the sound batches to a new store",
+                path: log.directory,
+                sequence: logEnd &+ 1
+            )
+        }
+        let segments = try SegmentDirectory.segments(in: log.directory, syscalls: log.configuration.syscalls)
+        try DurablePointCheck(point).checkInPlace(
+            segments: segments,
+            maximumBatchSize: log.configuration.maximumBatchSize,
+            syscalls: log.configuration.syscalls
+        )
+    }
+
+    // MARK: - Writing
+
+    /// Writes a checkpoint of the store at its last batch, and removes all but the two newest.
+    ///
+    /// The objects are laid out under the store's lock, so saves wait for that; the file is
+    /// written after it is released.
+    ///
+    /// - Returns: The checkpoint's path; `nil` for a store in memory or an empty log.
+    /// - Throws: ``LogbookError`` when the log cannot be made durable or the file cannot be
+    ///   written; the store is then as it was.
+    @discardableResult
+    func writeCheckpoint() throws(LogbookError) -> String? {
+        guard let log else { return nil }
+        let syscalls = log.configuration.syscalls
+        let historyFingerprint = CheckpointFiles.historyFingerprint(of: schema, history: history)
+        let prepared = try inspect {
+            (state) throws(LogbookError) -> (sequence: UInt64, bytes: [UInt8], logBytes: UInt64)? in
+            guard let point = try log.durableLastBatch(), let location = point.location else { return nil }
+            guard state.projection.lastSequence == point.sequence else {
+                throw LogbookError(
+                    .invalidArgument,
+                    "the objects are at sequence \(state.projection.lastSequence), the log at \(point.sequence): no checkpoint written",
+                    path: location.description(in: log.directory)
+                )
+            }
+            let logBytes = try CheckpointFiles.logBytes(of: log.directory, syscalls: syscalls)
+            let header = CheckpointHeader(
+                version: CheckpointFormat.version,
+                sequence: point.sequence,
+                batchChecksum: point.checksum,
+                segmentFirstSequence: location.segmentFirstSequence,
+                batchOffset: location.offset,
+                logBytes: logBytes,
+                storeIdentity: try CheckpointFiles.storeIdentity(of: log.directory, syscalls: syscalls) ?? 0,
+                schemaFingerprint: schema.fingerprint.bytes,
+                historyFingerprint: historyFingerprint,
+                schemaVersion: schema.version
+            )
+            var schemas = CheckpointEncoder.Schemas()
+            schemas.latest = state.recorded.latest
+            schemas.numbers = state.recorded.numbers
+            schemas.markers = state.recorded.markers
+            let bytes = CheckpointEncoder.encode(
+                header,
+                state.projection,
+                lastSchemaNumber: state.lastSchemaNumber,
+                schemas: schemas
+            )
+            return (point.sequence, bytes, logBytes)
+        }
+        guard let prepared else { return nil }
+        let path = try CheckpointFiles.write(
+            prepared.bytes,
+            sequence: prepared.sequence,
+            in: log.directory,
+            syscalls: syscalls
+        )
+        lastCheckpoint.withLock { $0 = max($0, prepared.logBytes) }
+        for removed in CheckpointFiles.prune(in: log.directory, syscalls: syscalls) {
+            logger.debug("removed an older checkpoint", metadata: ["checkpoint": "\(removed)"])
+        }
+        return path
+    }
+
+    /// Writes a checkpoint if the log grew by more than the configured interval since the
+    /// newest one, then closes the store: what the last container of a store does as it goes.
+    /// A failure to write the checkpoint is logged; the store closes all the same.
+    func closeAfterUse() {
+        if checkpointInterval > 0, let log {
+            do throws(LogbookError) {
+                let bytes = try CheckpointFiles.logBytes(of: log.directory, syscalls: log.configuration.syscalls)
+                if bytes > lastCheckpoint.withLock({ $0 }) + UInt64(checkpointInterval) {
+                    try writeCheckpoint()
+                }
+            } catch {
+                logger.warning(
+                    "could not write a checkpoint as the store closed: \(error)",
+                    metadata: ["store": "\(location)"]
+                )
+            }
+        }
+        close()
+    }
+
+    /// Notes a schema record or migration marker in what checkpoints keep of the log.
+    static func record(_ envelope: EventEnvelope, in recorded: inout Replayed) {
+        switch envelope.event {
+        case .schema(let record):
+            recorded.latest = record
+            recorded.numbers[record.fingerprint] = record.number
+        case .migration(let marker):
+            recorded.markers.append(marker)
+        default:
+            break
+        }
+    }
+}
+
+extension DurablePoint.Location {
+    /// The segment's path, for messages.
+    fileprivate func description(in directory: String) -> String {
+        SegmentDirectory.join(directory, SegmentDirectory.fileName(forFirstSequence: segmentFirstSequence))
+    }
+}

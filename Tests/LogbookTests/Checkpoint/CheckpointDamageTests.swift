@@ -1,0 +1,174 @@
+import Foundation
+import SampleTrips
+import Testing
+
+@testable import Logbook
+
+/// A checkpoint that fails its own checks is ignored with a warning naming the file and the
+/// reason, and the store opens with every save; a log that lost what a sound checkpoint names
+/// stops the open.
+struct CheckpointDamageTests {
+    /// A store of saves, a checkpoint, and saves after it; returns the checkpoint's path and
+    /// what the store holds.
+    private func makeStore(_ store: CheckpointStore, seed: UInt64 = 21) throws -> (String, TripsSnapshot) {
+        var history = TripsHistory(seed: seed)
+        let container = try store.open()
+        try history.save(container, steps: 20)
+        try container.checkpoint()
+        try history.save(container, steps: 5)
+        let path = try #require(try store.checkpoints().first).path
+        return (path, try TripsSnapshot(container))
+    }
+
+    /// Opens the store and checks that it ignored the checkpoint with a warning that names it
+    /// and says `reason`, and holds `expected`.
+    private func expectIgnored(
+        _ store: CheckpointStore,
+        _ path: String,
+        _ reason: String,
+        _ expected: TripsSnapshot,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let container = try store.open()
+        #expect(!store.openedFromCheckpoint, sourceLocation: sourceLocation)
+        let warning = store.warnings.last { $0.contains("ignored checkpoint \(path)") }
+        #expect(warning?.contains(reason) == true, "\(store.warnings)", sourceLocation: sourceLocation)
+        #expect(try TripsSnapshot(container) == expected, sourceLocation: sourceLocation)
+    }
+
+    @Test func aFlippedByteInTheHeaderIsIgnored() throws {
+        let store = CheckpointStore()
+        let (path, expected) = try makeStore(store)
+        try ByteSurgery.flipByte(in: path, at: 20)
+        try expectIgnored(store, path, "header checksum mismatch", expected)
+    }
+
+    @Test func aFlippedByteInEachSectionIsIgnored() throws {
+        let probe = CheckpointStore()
+        let (probePath, _) = try makeStore(probe)
+        let sections = try CheckpointReader(path: probePath).sections.filter { !$0.range.isEmpty }
+        // The three of the store, and four per entity but those of an empty heap.
+        #expect(sections.count >= 3 + 3 * 3)
+        for (index, section) in sections.enumerated() {
+            let store = CheckpointStore()
+            let (path, expected) = try makeStore(store)
+            try ByteSurgery.flipByte(in: path, at: section.range.lowerBound + section.range.count / 2)
+            try expectIgnored(store, path, "checksum mismatch in section \(index) (\(section.kind))", expected)
+        }
+    }
+
+    @Test func aTruncatedCheckpointIsIgnored() throws {
+        let store = CheckpointStore()
+        let (path, expected) = try makeStore(store)
+        try ByteSurgery.truncate(path, to: try ByteSurgery.size(of: path) / 2)
+        try expectIgnored(store, path, "outside the file", expected)
+        try ByteSurgery.truncate(path, to: 100)
+        try expectIgnored(store, path, "shorter than a header", expected)
+    }
+
+    @Test func aCheckpointOfAnotherStoreIsIgnored() throws {
+        let store = CheckpointStore()
+        let (own, expected) = try makeStore(store)
+        let other = CheckpointStore()
+        let (foreign, _) = try makeStore(other, seed: 22)
+        try FileManager.default.removeItem(atPath: own)
+        let copied = SegmentDirectory.join(store.checkpointsPath, SegmentDirectory.lastComponent(of: foreign))
+        try FileManager.default.copyItem(atPath: foreign, toPath: copied)
+        try expectIgnored(store, copied, "written for another store", expected)
+    }
+
+    @Test func aCheckpointOfANewerFormatIsIgnoredAndTheOlderOneUsed() throws {
+        let store = CheckpointStore()
+        var history = TripsHistory(seed: 5)
+        let expected: TripsSnapshot
+        do {
+            let container = try store.open()
+            try history.save(container, steps: 10)
+            try container.checkpoint()
+            try history.save(container, steps: 10)
+            try container.checkpoint()
+            expected = try TripsSnapshot(container)
+        }
+        let (newest, older) = try (#require(try store.checkpoints().first), #require(try store.checkpoints().last))
+        var bytes = try ByteSurgery.bytes(of: newest.path)
+        bytes[4] = 2
+        // A sound header of version 2: the checksum agrees.
+        let checksum = CRC32C.checksum(
+            Array(bytes[CheckpointFormat.headerSize..<(CheckpointFormat.headerSize + 32 * Int(bytes[12]))]),
+            continuing: CRC32C.checksum(Array(bytes[..<CheckpointFormat.headerChecksumOffset]))
+        )
+        withUnsafeBytes(of: checksum.littleEndian) { raw in
+            for (index, byte) in raw.enumerated() { bytes[CheckpointFormat.headerChecksumOffset + index] = byte }
+        }
+        try ByteSurgery.write(bytes, to: newest.path)
+        let container = try store.open()
+        let warning = store.warnings.first { $0.contains("ignored checkpoint \(newest.path)") }
+        #expect(warning?.contains("checkpoint format version 2") == true, "\(store.warnings)")
+        #expect(store.openedFromCheckpoint)
+        #expect(
+            store.handler.entries.contains { $0.message.description == "opened from checkpoint \(older.path)" }
+        )
+        #expect(try TripsSnapshot(container) == expected)
+    }
+
+    @Test func aLogCutShortBeforeACheckpointStopsTheOpenAndChangesNothing() throws {
+        let store = CheckpointStore()
+        var history = TripsHistory(seed: 8)
+        do {
+            let container = try store.open()
+            try history.save(container, steps: 12)
+            try container.checkpoint()
+        }
+        // The last save's batch is cut off at its start: a clean end of the log, which the
+        // durable record would catch too; without it, the checkpoint does.
+        try FileManager.default.removeItem(atPath: SegmentDirectory.join(store.path, DurableRecord.fileName))
+        let segment = try #require(try LogReader(directory: store.path).segments().last).path
+        let frames = try ByteSurgery.bytes(of: segment).withUnsafeBytes { BatchHeader.frames(in: $0) }
+        let last = try #require(frames.last)
+        try ByteSurgery.truncate(segment, to: last.lowerBound)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: store.path).sorted()
+        let before = try files.map { try contents(SegmentDirectory.join(store.path, $0)) }
+        let error = #expect(throws: LogbookError.self) { try store.open() }
+        #expect(error?.code == .corruption)
+        #expect(error?.message.contains("acknowledged saves are missing") == true)
+        #expect(
+            error?.message.contains(
+                CheckpointFormat.fileName(forSequence: try #require(store.checkpoints().first).sequence)
+            ) == true
+        )
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: store.path).sorted() == files)
+        #expect(try files.map { try contents(SegmentDirectory.join(store.path, $0)) } == before)
+    }
+
+    @Test func aLogWhoseBatchAtTheCheckpointDiffersStopsTheOpen() throws {
+        let store = CheckpointStore()
+        var history = TripsHistory(seed: 8)
+        do {
+            let container = try store.open()
+            try history.save(container, steps: 6)
+            try container.checkpoint()
+        }
+        try FileManager.default.removeItem(atPath: SegmentDirectory.join(store.path, DurableRecord.fileName))
+        // The checkpoint names the batch at another checksum: as if the log were rewritten.
+        let path = try #require(try store.checkpoints().first).path
+        var bytes = try ByteSurgery.bytes(of: path)
+        bytes[24] ^= 0xFF
+        let checksum = CRC32C.checksum(
+            Array(bytes[CheckpointFormat.headerSize..<(CheckpointFormat.headerSize + 32 * Int(bytes[12]))]),
+            continuing: CRC32C.checksum(Array(bytes[..<CheckpointFormat.headerChecksumOffset]))
+        )
+        withUnsafeBytes(of: checksum.littleEndian) { raw in
+            for (index, byte) in raw.enumerated() { bytes[CheckpointFormat.headerChecksumOffset + index] = byte }
+        }
+        try ByteSurgery.write(bytes, to: path)
+        let error = #expect(throws: LogbookError.self) { try store.open() }
+        #expect(error?.code == .corruption)
+        #expect(error?.message.contains("the log was changed after it was on disk") == true)
+    }
+
+    private func contents(_ path: String) throws -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        return isDirectory.boolValue ? [] : try ByteSurgery.bytes(of: path)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import SampleTrips
+import Testing
+
+@testable import Logbook
+
+/// A checkpoint whose writing fails leaves the store as it was: it opens with exactly its saves.
+struct CheckpointFaultTests {
+    @Test(arguments: [
+        (FaultySyscalls.Operation.fsync, 1), (.fsync, 2), (.fsync, 3), (.rename, 1), (.pwrite, 1), (.open, 1),
+    ])
+    func aFailedCheckpointWriteLeavesTheStoreOpeningWithItsSaves(operation: FaultySyscalls.Operation, at n: Int) throws
+    {
+        let store = CheckpointStore()
+        var history = TripsHistory(seed: 31)
+        let expected: TripsSnapshot
+        let faults = FaultySyscalls()
+        do {
+            let container = try ModelContainer(
+                for: Trip.self,
+                configurations: store.configuration(durability: .durable, syscalls: faults)
+            )
+            try history.save(container, steps: 8)
+            expected = try TripsSnapshot(container)
+            faults.inject(.fail(.ioError), at: n, on: operation)
+            #expect(throws: LogbookError.self) { try container.checkpoint() }
+            #expect(faults.injectedCount == 1)
+            // The container goes on saving after the failure, unless a flush of the log failed.
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: store.checkpointsPath)) ?? []
+        let temporaries = names.filter { $0.hasSuffix(".tmp") }
+        #expect(temporaries.isEmpty, "\(temporaries)")
+        let container = try store.open()
+        #expect(try TripsSnapshot(container) == expected)
+        #expect(store.warnings.filter { $0.contains("ignored checkpoint") }.isEmpty, "\(store.warnings)")
+    }
+
+    @Test func aFailedFlushOfRelaxedAppendsBeforeACheckpointStopsTheWriterAndLosesNothingOnDisk() throws {
+        let store = CheckpointStore()
+        var history = TripsHistory(seed: 32)
+        let faults = FaultySyscalls()
+        let expected: TripsSnapshot
+        do {
+            let container = try ModelContainer(
+                for: Trip.self,
+                configurations: store.configuration(durability: .relaxed, syscalls: faults)
+            )
+            try history.save(container, steps: 6)
+            expected = try TripsSnapshot(container)
+            faults.inject(.fail(.ioError), on: .fdatasync)
+            let error = #expect(throws: LogbookError.self) { try container.checkpoint() }
+            #expect(error?.code == .io)
+            #expect(try store.checkpoints().isEmpty)
+            let refused = #expect(throws: LogbookError.self) { try history.save(container, steps: 1) }
+            #expect(refused?.code == .writerFailed)
+        }
+        #expect(try TripsSnapshot(try store.open()) == expected)
+    }
+}
