@@ -85,16 +85,7 @@ extension LogbookCommand {
                         )
                     }
                     if outcome == .printed { continue }
-                    let envelope: EventEnvelope
-                    do {
-                        envelope = try EventCodec.decode(batch.event(at: index))
-                    } catch {
-                        var located = error
-                        located.path = batch.segment
-                        located.offset = batch.offset
-                        located.sequence = sequence
-                        throw located
-                    }
+                    let envelope = try batch.decodedEvent(at: index, sequence: sequence)
                     var event = envelope.event
                     var version = versions[envelope.schemaNumber] ?? "?"
                     if let upcaster, envelope.schemaNumber != latestNumber, !Self.isSchemaOrMarker(event) {

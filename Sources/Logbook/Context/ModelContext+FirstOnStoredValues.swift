@@ -22,20 +22,7 @@ extension ModelContext {
     ///   *k* = offset + limit, and *k* − offset models made.
     func firstOnStoredValues<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T]? {
         guard let limit = descriptor.fetchLimit else { return nil }
-        refreshIfStoreChanged()
-        guard !hasPendingChanges, !fillsMissingValues else { return nil }
-        let mapping = mapping(for: T.self)
-        var keys: [StoredSortKey] = []
-        keys.reserveCapacity(descriptor.sortBy.count)
-        for sortDescriptor in descriptor.sortBy {
-            guard let key = StoredSortKey(sortDescriptor, mapping: mapping) else { return nil }
-            keys.append(key)
-        }
-        var matches: [UInt64]?
-        if let predicate = descriptor.predicate {
-            guard let found = equalityMatches(predicate, mapping: mapping) else { return nil }
-            matches = found
-        }
+        guard let (mapping, keys, matches) = storedValueSelection(descriptor) else { return nil }
         let offset = max(descriptor.fetchOffset ?? 0, 0)
         let (sum, overflow) = offset.addingReportingOverflow(max(limit, 0))
         let capacity = overflow ? Int.max : sum
@@ -130,5 +117,29 @@ extension ModelContext {
             }
             return Chosen(ids: kept.map(\.id), rows: rows, width: width)
         }
+    }
+}
+
+extension ModelContext {
+    /// What a fetch answered on stored values starts from: the mapping, a key for each sort
+    /// descriptor, and the identifiers an equality predicate matches (`nil` without a
+    /// predicate). `nil` when stored values cannot answer: the context has unsaved changes, a
+    /// migration fills values in, a sort descriptor has no key, or the predicate is not an
+    /// equality the stored values can answer.
+    func storedValueSelection<T: PersistentModel>(
+        _ descriptor: FetchDescriptor<T>
+    ) -> (mapping: EntityMapping, keys: [StoredSortKey], matches: [UInt64]?)? {
+        refreshIfStoreChanged()
+        guard !hasPendingChanges, !fillsMissingValues else { return nil }
+        let mapping = mapping(for: T.self)
+        var keys: [StoredSortKey] = []
+        keys.reserveCapacity(descriptor.sortBy.count)
+        for sortDescriptor in descriptor.sortBy {
+            guard let key = StoredSortKey(sortDescriptor, mapping: mapping) else { return nil }
+            keys.append(key)
+        }
+        guard let predicate = descriptor.predicate else { return (mapping, keys, nil) }
+        guard let matches = equalityMatches(predicate, mapping: mapping) else { return nil }
+        return (mapping, keys, matches)
     }
 }

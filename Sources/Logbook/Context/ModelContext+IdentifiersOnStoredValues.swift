@@ -15,20 +15,7 @@ extension ModelContext {
     /// - Complexity: O(*n* log *n*) comparisons of stored values for *n* candidates when the
     ///   descriptor sorts, O(*n*) otherwise; no model is made.
     func identifiersOnStoredValues<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) -> [UInt64]? {
-        refreshIfStoreChanged()
-        guard !hasPendingChanges, !fillsMissingValues else { return nil }
-        let mapping = mapping(for: T.self)
-        var keys: [StoredSortKey] = []
-        keys.reserveCapacity(descriptor.sortBy.count)
-        for sortDescriptor in descriptor.sortBy {
-            guard let key = StoredSortKey(sortDescriptor, mapping: mapping) else { return nil }
-            keys.append(key)
-        }
-        var matches: [UInt64]?
-        if let predicate = descriptor.predicate {
-            guard let found = equalityMatches(predicate, mapping: mapping) else { return nil }
-            matches = found
-        }
+        guard let (mapping, keys, matches) = storedValueSelection(descriptor) else { return nil }
         let seen = seenGeneration
         let ordered = store.read { state -> [UInt64]? in
             // Another save between the refresh and now: stored values and models may differ.

@@ -227,3 +227,21 @@ extension EventCodec {
         }
     }
 }
+
+extension Batch {
+    /// The event at `index` of the batch, decoded, whose sequence number is `sequence`.
+    ///
+    /// - Throws: ``LogbookError/Code/corruption`` naming the batch's segment and offset and the
+    ///   event's sequence number when the event does not decode.
+    package func decodedEvent(at index: Int, sequence: UInt64) throws(LogbookError) -> EventEnvelope {
+        do {
+            return try EventCodec.decode(event(at: index))
+        } catch {
+            var located = error
+            located.path = segment
+            located.offset = offset
+            located.sequence = sequence
+            throw located
+        }
+    }
+}

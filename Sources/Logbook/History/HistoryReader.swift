@@ -120,16 +120,7 @@ package struct ChangeList {
     package init(_ batch: Batch, upcaster: Upcaster?) throws(LogbookError) {
         for index in 0..<batch.count {
             let sequence = batch.firstSequence + UInt64(index)
-            let envelope: EventEnvelope
-            do {
-                envelope = try EventCodec.decode(batch.event(at: index))
-            } catch {
-                var located = error
-                located.path = batch.segment
-                located.offset = batch.offset
-                located.sequence = sequence
-                throw located
-            }
+            let envelope = try batch.decodedEvent(at: index, sequence: sequence)
             if let upcaster {
                 guard let event = upcaster.upcast(envelope.event) else { continue }
                 add(event, sequence: sequence)
