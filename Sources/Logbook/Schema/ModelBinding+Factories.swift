@@ -240,7 +240,7 @@ struct RelationshipAccessors<Model: PersistentModel>: Sendable {
             one: OneModelAccessors(
                 read: { model in get(downcast(model, to: Model.self)) },
                 write: { model, related, observed in
-                    let value = related.map { cast($0, to: Target.self) }
+                    let value = related.map { downcast($0, to: Target.self) }
                     setField(downcast(model, to: Model.self), value, observed, keyPath, set)
                 }
             )
@@ -318,7 +318,7 @@ func existentials<Target: PersistentModel>(_ model: Target?) -> [any PersistentM
 func typed<Target: PersistentModel>(_ models: [any PersistentModel], as _: Target.Type) -> [Target] {
     var result: [Target] = []
     result.reserveCapacity(models.count)
-    for model in models { result.append(cast(model, to: Target.self)) }
+    for model in models { result.append(downcast(model, to: Target.self)) }
     return result
 }
 
@@ -329,16 +329,7 @@ func typed<Target: PersistentModel>(_ models: [any PersistentModel], as _: Targe
 func single<Target: PersistentModel>(_ models: [any PersistentModel], as _: Target.Type) -> Target? {
     precondition(models.count <= 1, "A to-one relationship holds at most one model")
     guard let model = models.first else { return nil }
-    return cast(model, to: Target.self)
-}
-
-/// A related model as the target type.
-///
-/// - Precondition: The model is of the target type; the context only relates models of the
-///   types the schema says.
-@inlinable
-func cast<Target: PersistentModel>(_ model: any PersistentModel, to _: Target.Type) -> Target {
-    downcast(model, to: Target.self)
+    return downcast(model, to: Target.self)
 }
 
 // MARK: - Unique attribute values
