@@ -84,6 +84,15 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]
         ),
+        // Code written for SwiftData, compiled with `import Logbook` and nothing else changed. It
+        // builds in the Swift 5 language mode that such app code is written in: its
+        // `static var versionIdentifier` stored properties are errors in Swift 6's, whatever the
+        // framework.
+        .testTarget(
+            name: "SwiftDataSampleTests",
+            dependencies: ["Logbook"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(
             name: "LogbookCLITests",
             dependencies: ["Logbook", "LogbookCLI", "LogbookSoak", "SampleTrips"]
