@@ -75,17 +75,20 @@ public struct ModelConfiguration: Sendable {
     /// A save is never split across segments: a batch larger than this gets a segment of its own.
     public var segmentSize: Int = 64 << 20
     /// How many bytes the log may grow past the newest checkpoint before the store writes a new
-    /// one as it closes; `nil` (the default) or 0 writes none on close, and
-    /// ``ModelContainer/checkpoint()`` writes one whenever asked.
+    /// one by itself; `nil` (the default) or 0 for never: ``ModelContainer/checkpoint()`` and
+    /// `logbook checkpoint` write one whenever asked.
     ///
     /// A checkpoint holds the objects as of the log's last batch, so that the next open loads
-    /// it and replays only the batches after it (see <doc:OnDiskFormat>). It is written when
-    /// the last container of the store goes, and only by a container that allows saving.
+    /// it and replays only the batches after it (see <doc:OnDiskFormat>). With an interval, a
+    /// container that allows saving starts one in the background after a save that takes the
+    /// log past it, and after an open that replayed more than it; the last container of the
+    /// store waits for a running one as it goes, and writes one if the log grew past the
+    /// interval since. Saves wait only while the objects are taken, not while the file is
+    /// built; the save that next changes a table copies that table once.
     ///
-    /// Off by default because this release builds the whole file in memory, under the store's
-    /// lock, as the container closes: for SampleTrips-100k (700,000 objects) that added about
-    /// 1 s and 230 MiB at the peak to closing the container. Set it (16 MiB is a good start) for
-    /// a store whose opens replay a long history of edits.
+    /// Off by default because this release builds each file in memory: for SampleTrips-100k
+    /// (700,000 objects) one takes about a second of a core and 230 MiB at the peak. Set it
+    /// (16 MiB is a good start) for a store whose opens replay a long history of edits.
     public var checkpointInterval: Int?
     /// The system-call layer; tests replace it to inject faults.
     package var syscalls: any Syscalls = PosixSyscalls()

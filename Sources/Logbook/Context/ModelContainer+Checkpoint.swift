@@ -6,9 +6,10 @@ extension ModelContainer {
     /// damaged file, another schema, another store) ignores it with a warning and replays the
     /// log. The two newest checkpoints are kept, older ones removed. With relaxed durability,
     /// the log is flushed to disk first, so that a checkpoint never names a save the disk may
-    /// lose. Saves wait while the objects are laid out; the file is written after that. A
-    /// container also writes one as its store closes, when the log grew by more than
-    /// ``ModelConfiguration/checkpointInterval`` since the newest one. The format is in
+    /// lose. Saves wait only while the objects are taken; the file is built and written after
+    /// that. One checkpoint is written at a time: this waits for one being written in the
+    /// background. With a ``ModelConfiguration/checkpointInterval``, a container writes them
+    /// by itself. The format is in
     /// <doc:OnDiskFormat>.
     ///
     /// ```swift

@@ -126,10 +126,21 @@ extension Store {
 
     // MARK: - Writing
 
+    /// What a checkpoint is built from: the objects as of the log's last batch, taken under
+    /// the store's lock, and laid out into the file after it is released.
+    private struct Snapshot {
+        var header: CheckpointHeader
+        var projection: Projection
+        var lastSchemaNumber: UInt32
+        var schemas: CheckpointEncoder.Schemas
+    }
+
     /// Writes a checkpoint of the store at its last batch, and removes all but the two newest.
     ///
-    /// The objects are laid out under the store's lock, so saves wait for that; the file is
-    /// written after it is released.
+    /// Saves wait only while the objects are taken: the projection is a value whose tables
+    /// share their memory with the copy taken, so taking it costs no copy. The save that next
+    /// changes a table while the file is being built copies that table once (see
+    /// ``ValueColumn/reserve(adding:limit:)``); that is the time a save waits for a checkpoint.
     ///
     /// - Returns: The checkpoint's path; `nil` for a store in memory or an empty log.
     /// - Throws: ``LogbookError`` when the log cannot be made durable or the file cannot be
@@ -137,10 +148,34 @@ extension Store {
     @discardableResult
     func writeCheckpoint() throws(LogbookError) -> String? {
         guard let log else { return nil }
+        return try checkpoints.serialized { () throws(LogbookError) -> String? in
+            let syscalls = log.configuration.syscalls
+            guard let snapshot = try takeSnapshot(of: log) else { return nil }
+            let bytes = CheckpointEncoder.encode(
+                snapshot.header,
+                snapshot.projection,
+                lastSchemaNumber: snapshot.lastSchemaNumber,
+                schemas: snapshot.schemas
+            )
+            let path = try CheckpointFiles.write(
+                bytes,
+                sequence: snapshot.header.sequence,
+                in: log.directory,
+                syscalls: syscalls
+            )
+            lastCheckpoint.withLock { $0 = max($0, snapshot.header.logBytes) }
+            for removed in CheckpointFiles.prune(in: log.directory, syscalls: syscalls) {
+                logger.debug("removed an older checkpoint", metadata: ["checkpoint": "\(removed)"])
+            }
+            return path
+        }
+    }
+
+    /// Takes what a checkpoint holds, under the store's lock.
+    private func takeSnapshot(of log: EventLog) throws(LogbookError) -> Snapshot? {
         let syscalls = log.configuration.syscalls
         let historyFingerprint = CheckpointFiles.historyFingerprint(of: schema, history: history)
-        let prepared = try inspect {
-            (state) throws(LogbookError) -> (sequence: UInt64, bytes: [UInt8], logBytes: UInt64)? in
+        return try inspect { (state) throws(LogbookError) -> Snapshot? in
             guard let point = try log.durableLastBatch(), let location = point.location else { return nil }
             guard state.projection.lastSequence == point.sequence else {
                 throw LogbookError(
@@ -149,14 +184,13 @@ extension Store {
                     path: location.description(in: log.directory)
                 )
             }
-            let logBytes = try CheckpointFiles.logBytes(of: log.directory, syscalls: syscalls)
             let header = CheckpointHeader(
                 version: CheckpointFormat.version,
                 sequence: point.sequence,
                 batchChecksum: point.checksum,
                 segmentFirstSequence: location.segmentFirstSequence,
                 batchOffset: location.offset,
-                logBytes: logBytes,
+                logBytes: try CheckpointFiles.logBytes(of: log.directory, syscalls: syscalls),
                 storeIdentity: try CheckpointFiles.storeIdentity(of: log.directory, syscalls: syscalls) ?? 0,
                 schemaFingerprint: schema.fingerprint.bytes,
                 historyFingerprint: historyFingerprint,
@@ -166,32 +200,40 @@ extension Store {
             schemas.latest = state.recorded.latest
             schemas.numbers = state.recorded.numbers
             schemas.markers = state.recorded.markers
-            let bytes = CheckpointEncoder.encode(
-                header,
-                state.projection,
+            return Snapshot(
+                header: header,
+                projection: state.projection,
                 lastSchemaNumber: state.lastSchemaNumber,
                 schemas: schemas
             )
-            return (point.sequence, bytes, logBytes)
         }
-        guard let prepared else { return nil }
-        let path = try CheckpointFiles.write(
-            prepared.bytes,
-            sequence: prepared.sequence,
-            in: log.directory,
-            syscalls: syscalls
-        )
-        lastCheckpoint.withLock { $0 = max($0, prepared.logBytes) }
-        for removed in CheckpointFiles.prune(in: log.directory, syscalls: syscalls) {
-            logger.debug("removed an older checkpoint", metadata: ["checkpoint": "\(removed)"])
-        }
-        return path
     }
 
-    /// Writes a checkpoint if the log grew by more than the configured interval since the
-    /// newest one, then closes the store: what the last container of a store does as it goes.
-    /// A failure to write the checkpoint is logged; the store closes all the same.
+    /// Starts a checkpoint in the background when the log has grown by more than the
+    /// configured interval since the newest one and none is being written: after a save, and
+    /// after an open. A failure is logged; the next save tries again.
+    func startCheckpointIfDue() {
+        guard checkpointInterval > 0, let log else { return }
+        let logBytes = checkpoints.logBytesAtOpen &+ log.appendedBytes
+        guard logBytes > lastCheckpoint.withLock({ $0 }) &+ UInt64(checkpointInterval) else { return }
+        checkpoints.startIfIdle { [self] in
+            do throws(LogbookError) {
+                try writeCheckpoint()
+            } catch {
+                logger.warning(
+                    "could not write a checkpoint in the background: \(error)",
+                    metadata: ["store": "\(location)"]
+                )
+            }
+        }
+    }
+
+    /// Waits for a checkpoint being written in the background, writes one if the log grew by
+    /// more than the configured interval since the newest one, then closes the store: what the
+    /// last container of a store does as it goes. A failure to write the checkpoint is logged;
+    /// the store closes all the same.
     func closeAfterUse() {
+        checkpoints.close()
         if checkpointInterval > 0, let log {
             do throws(LogbookError) {
                 let bytes = try CheckpointFiles.logBytes(of: log.directory, syscalls: log.configuration.syscalls)

@@ -85,6 +85,8 @@ final class Store: Sendable {
     let checkpointInterval: Int
     /// The bytes of the log the newest checkpoint covers, that this store loaded or wrote.
     let lastCheckpoint: Locked<UInt64>
+    /// Starts checkpoints in the background and keeps two writes from running at once.
+    let checkpoints: CheckpointSchedule
     /// The schemas before ``schema``, oldest first.
     let history: [Schema]
     private let state: Locked<State>
@@ -168,8 +170,15 @@ final class Store: Sendable {
         }
         self.history = history
         self.state = Locked(state)
-        self.checkpointInterval = configuration.allowsSave ? configuration.checkpointInterval ?? 0 : 0
+        let checkpointInterval = configuration.allowsSave ? configuration.checkpointInterval ?? 0 : 0
+        self.checkpointInterval = checkpointInterval
         self.lastCheckpoint = Locked(checkpointedLogBytes)
+        var logBytesAtOpen: UInt64 = 0
+        if checkpointInterval > 0, case .log(let log) = sink {
+            logBytesAtOpen = (try? CheckpointFiles.logBytes(of: log.directory, syscalls: log.configuration.syscalls)) ?? 0
+        }
+        self.checkpoints = CheckpointSchedule(logBytesAtOpen: logBytesAtOpen)
+        if replay { startCheckpointIfDue() }
     }
 
     /// A store for a migration stage: replays `reader` and then `pending` at `schema`, and
@@ -215,6 +224,7 @@ final class Store: Sendable {
         self.state = Locked(state)
         self.checkpointInterval = 0
         self.lastCheckpoint = Locked(start.logBytes)
+        self.checkpoints = CheckpointSchedule()
     }
 
     /// Replays every event of the log, then `pending`, into the projection.
@@ -356,7 +366,8 @@ final class Store: Sendable {
         transaction: BatchTransaction,
         _ build: (Projection, inout UInt64, _ schemaNumber: UInt32, inout PreparedBatch) throws -> Void
     ) throws -> Commit {
-        try state.withLock { state throws -> Commit in
+        defer { startCheckpointIfDue() }
+        return try state.withLock { state throws -> Commit in
             var nextIdentifier = state.projection.nextIdentifier
             let schemaNumber = state.currentSchemaNumber ?? state.lastSchemaNumber + 1
             var batch = PreparedBatch(inserts: state.spareInserts.take() ?? DirectInserts())
@@ -627,6 +638,7 @@ final class Store: Sendable {
     /// Closes the log and releases the store's writer lock; later saves fail. The last container
     /// of a store calls ``closeAfterUse()`` as it goes (``StoreRegistry/release(_:)``).
     func close() {
+        checkpoints.close()
         log?.close()
     }
 }

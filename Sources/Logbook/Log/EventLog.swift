@@ -45,6 +45,7 @@ package final class EventLog: Sendable {
         /// Whether a segment sealed by relaxed appends could not be synced, so that no later point
         /// can be recorded until a reopen.
         var unsyncedSealedSegment = false
+        var appendedBytes: UInt64 = 0
     }
 
     /// Opens the store in `directory` for writing, creating it when allowed, and recovers it.
@@ -213,6 +214,7 @@ package final class EventLog: Sendable {
                 }
             }
             state.endOffset = offset + Int64(frame.count)
+            state.appendedBytes &+= UInt64(frame.count)
             state.nextSequence = header.lastSequence &+ 1
             state.lastBatch = DurablePoint(
                 sequence: header.lastSequence,
@@ -230,6 +232,11 @@ package final class EventLog: Sendable {
             }
             return first...header.lastSequence
         }
+    }
+
+    /// The bytes this log appended since it was opened.
+    package var appendedBytes: UInt64 {
+        state.withLock { $0.appendedBytes }
     }
 
     /// The last batch appended, made durable first: with relaxed appends, the segment and the

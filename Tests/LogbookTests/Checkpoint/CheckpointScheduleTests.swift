@@ -1,0 +1,108 @@
+import Foundation
+import SampleTrips
+import Testing
+
+@testable import Logbook
+
+/// Checkpoints a store writes by itself, in the background, once its log grew past the
+/// configured interval: after saves, and after an open that replayed that much.
+struct CheckpointScheduleTests {
+    /// Whether `condition` holds within ten seconds.
+    private func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
+        for _ in 0..<1_000 {
+            if try condition() { return true }
+            usleep(10_000)
+        }
+        return try condition()
+    }
+
+    @Test func savesPastTheIntervalStartACheckpointWhileTheContainerIsOpen() throws {
+        let store = CheckpointStore()
+        var history = TripsHistory(seed: 41)
+        let expected: TripsSnapshot
+        do {
+            let container = try store.open(interval: 1)
+            try history.save(container, steps: 8)
+            #expect(try eventually { try !store.checkpoints().isEmpty }, "no checkpoint while the container is open")
+            container.store.checkpoints.close()
+            // Whatever the last background write covered, every file loads and names a batch
+            // of the log.
+            let last = container.store.read { $0.projection.lastSequence }
+            for entry in try store.checkpoints() {
+                #expect(entry.sequence <= last)
+                let reader = try CheckpointReader(path: entry.path)
+                _ = try reader.load(schema: container.schema, history: [], valueBytesLimit: .max)
+            }
+            expected = try TripsSnapshot(container)
+        }
+        let reopened = try store.open()
+        #expect(store.openedFromCheckpoint)
+        #expect(try TripsSnapshot(reopened) == expected)
+    }
+
+    @Test func anOpenThatReplayedMoreThanTheIntervalWritesOneWithoutASave() throws {
+        let store = CheckpointStore()
+        var history = TripsHistory(seed: 42)
+        let expected: TripsSnapshot
+        let last: UInt64
+        do {
+            let container = try store.open()
+            try history.save(container, steps: 10)
+            expected = try TripsSnapshot(container)
+            last = container.store.read { $0.projection.lastSequence }
+        }
+        #expect(try store.checkpoints().isEmpty)
+        do {
+            let container = try store.open(interval: 1)
+            #expect(try eventually { try store.checkpoints().first?.sequence == last })
+            #expect(try TripsSnapshot(container) == expected)
+        }
+        let reopened = try store.open()
+        #expect(store.openedFromCheckpoint)
+        #expect(try TripsSnapshot(reopened) == expected)
+    }
+
+    @Test func savesGoOnWhileCheckpointsAreWrittenAndEachOpenSeesThemAll() throws {
+        let store = CheckpointStore()
+        var history = TripsHistory(seed: 43)
+        do {
+            let container = try store.open(interval: 1)
+            // Each save may start a checkpoint, and the saves after it run while it is built.
+            try history.save(container, steps: 60)
+            // A checkpoint on request waits for the one in the background, then writes its own.
+            try container.checkpoint()
+            try history.save(container, steps: 20)
+        }
+        let fromCheckpoint = try TripsSnapshot(try store.open())
+        #expect(store.openedFromCheckpoint)
+        try store.hideCheckpoints()
+        let fromLog = try TripsSnapshot(try store.open())
+        #expect(fromCheckpoint == fromLog)
+        #expect(store.warnings.isEmpty, "\(store.warnings)")
+    }
+
+    @Test func aFailedBackgroundCheckpointIsLoggedAndSavesGoOn() throws {
+        let store = CheckpointStore()
+        var history = TripsHistory(seed: 44)
+        let faults = FaultySyscalls()
+        let expected: TripsSnapshot
+        do {
+            let container = try ModelContainer(
+                for: Trip.self,
+                configurations: store.configuration(interval: 1, durability: .durable, syscalls: faults)
+            )
+            // The first checkpoint's rename into place fails.
+            faults.inject(.fail(.ioError), on: .rename)
+            try history.save(container, steps: 3)
+            #expect(eventually { store.warnings.contains { $0.contains("in the background") } }, "\(store.warnings)")
+            #expect(faults.injectedCount == 1)
+            try history.save(container, steps: 3)
+            expected = try TripsSnapshot(container)
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: store.checkpointsPath)) ?? []
+        #expect(names.filter { $0.hasSuffix(".tmp") }.isEmpty, "\(names)")
+        let reopened = try store.open()
+        #expect(store.openedFromCheckpoint, "a later write, or the one at close, succeeded")
+        #expect(try TripsSnapshot(reopened) == expected)
+    }
+}
