@@ -175,7 +175,8 @@ final class Store: Sendable {
         self.lastCheckpoint = Locked(checkpointedLogBytes)
         var logBytesAtOpen: UInt64 = 0
         if checkpointInterval > 0, case .log(let log) = sink {
-            logBytesAtOpen = (try? CheckpointFiles.logBytes(of: log.directory, syscalls: log.configuration.syscalls)) ?? 0
+            let syscalls = log.configuration.syscalls
+            logBytesAtOpen = (try? CheckpointFiles.logBytes(of: log.directory, syscalls: syscalls)) ?? 0
         }
         self.checkpoints = CheckpointSchedule(logBytesAtOpen: logBytesAtOpen)
         if replay { startCheckpointIfDue() }
