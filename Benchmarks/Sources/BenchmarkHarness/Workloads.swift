@@ -59,10 +59,27 @@ public protocol Workloads: Sendable {
 
     /// W5: writes every object of the store in `store` to `output` as JSON, one object per line.
     func w5DumpNDJSON(store: URL, output: URL) throws -> WorkloadResult
+
+    /// W7 and W8: what an app's user waits for at launch. A process that has done nothing else
+    /// opens the store in `store` and shows its first screen: the ``WorkloadID/firstScreenTrips``
+    /// earliest trips by start date (then name), each with its bucket list, touching each one.
+    func w7FirstScreen(store: URL) throws -> WorkloadResult
+
+    /// The stores W8 measures the first screen of, each prepared from a copy of W1's store by
+    /// ``w8PrepareEdits(store:rounds:variant:)`` and measured in a fresh process of its own.
+    /// Empty when there is one; the default.
+    static var w8Variants: [String] { get }
+
+    /// W8 setup, not timed: edits every trip of the store in `store` `rounds` times, changing
+    /// its destination, one save (or transaction) per 1,000 trips, as an app's history grows.
+    ///
+    /// - Parameter variant: One of ``w8Variants``, or `nil` when there are none.
+    func w8PrepareEdits(store: URL, rounds: Int, variant: String?) throws
 }
 
 extension Workloads {
     public static var w2Variants: [String] { [] }
+    public static var w8Variants: [String] { [] }
 }
 
 /// A library under comparison.
@@ -87,6 +104,8 @@ public enum WorkloadID: String, Codable, CaseIterable, Sendable {
     case w3PredicateFetch = "w3-predicate"
     case w4OpenThroughMigration = "w4"
     case w5DumpNDJSON = "w5"
+    case w7FirstScreen = "w7"
+    case w8FirstScreenAfterEdits = "w8"
 
     /// The label of the workload's rows in the table.
     public var title: String {
@@ -97,8 +116,16 @@ public enum WorkloadID: String, Codable, CaseIterable, Sendable {
         case .w3PredicateFetch: "W3 destination==X by date"
         case .w4OpenThroughMigration: "W4 open V1 via migration"
         case .w5DumpNDJSON: "W5 dump NDJSON"
+        case .w7FirstScreen: "W7 first screen"
+        case .w8FirstScreenAfterEdits: "W8 first screen, edited"
         }
     }
+
+    /// The trips the first screen of W7 and W8 shows.
+    public static let firstScreenTrips = 20
+
+    /// The rounds of edits to every trip before W8's first screen.
+    public static let w8EditRounds = 5
 
     /// The variant of W1's Logbook row that counts the freeing of the context's models, which
     /// the table compares with GRDB's headline under the table.

@@ -31,6 +31,12 @@ struct ChildCommand: ParsableCommand {
                 tripsPerSave: SampleTripsDataSet.tripsPerSave,
                 store: try store(request)
             )
+        case .prepareEdits:
+            try workloads(request).w8PrepareEdits(
+                store: try store(request),
+                rounds: WorkloadID.w8EditRounds,
+                variant: request.variant
+            )
         case .reference:
             try measureReference(request, dataSet: dataSet, into: &response)
         }
@@ -59,6 +65,12 @@ struct ChildCommand: ParsableCommand {
         case .w5DumpNDJSON:
             guard let output = request.output else { throw ValidationError("W5 needs an output path") }
             return [try workloads.w5DumpNDJSON(store: store, output: URL(fileURLWithPath: output))]
+        case .w7FirstScreen:
+            return [try workloads.w7FirstScreen(store: store)]
+        case .w8FirstScreenAfterEdits:
+            var result = try workloads.w7FirstScreen(store: store)
+            result.variant = request.variant
+            return [result]
         }
     }
 

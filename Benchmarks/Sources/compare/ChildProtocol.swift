@@ -8,6 +8,7 @@ struct ChildRequest: Codable, Sendable {
         case workload
         /// Write the V1 store for W4 (not timed).
         case prepareV1
+        case prepareEdits
         /// Measure the reference figures.
         case reference
     }
@@ -76,6 +77,8 @@ enum ChildProcess {
             "\(request.side?.displayName ?? "?") \(request.workload?.title ?? "?")"
         case .prepareV1:
             "\(request.side?.displayName ?? "?") V1 store"
+        case .prepareEdits:
+            "\(request.side?.displayName ?? "?") edits for W8"
         case .reference:
             "the reference figures"
         }

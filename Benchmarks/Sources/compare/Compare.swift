@@ -145,7 +145,10 @@ struct RunCommand: ParsableCommand {
 
     var selectedWorkloads: [WorkloadID] {
         var chosen = Set(only.isEmpty ? WorkloadID.allCases : only.compactMap(WorkloadID.init(rawValue:)))
-        if !chosen.isDisjoint(with: [.w2OpenAndLoad, .w3PointLookups, .w3PredicateFetch, .w5DumpNDJSON]) {
+        let readW1Store: Set<WorkloadID> = [
+            .w2OpenAndLoad, .w3PointLookups, .w3PredicateFetch, .w5DumpNDJSON, .w7FirstScreen, .w8FirstScreenAfterEdits,
+        ]
+        if !chosen.isDisjoint(with: readW1Store) {
             chosen.insert(.w1DurableAppend)
         }
         return WorkloadID.allCases.filter(chosen.contains)

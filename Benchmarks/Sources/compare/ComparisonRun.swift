@@ -199,7 +199,8 @@ struct ComparisonRun {
             sidesWithStore.remove(side)
             try? FileManager.default.removeItem(at: store)
             try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
-        case .w2OpenAndLoad, .w3PointLookups, .w3PredicateFetch, .w5DumpNDJSON:
+        case .w2OpenAndLoad, .w3PointLookups, .w3PredicateFetch, .w5DumpNDJSON, .w7FirstScreen,
+            .w8FirstScreenAfterEdits:
             guard sidesWithStore.contains(side) else { throw HarnessError("W1 left no store to read") }
             if workload == .w5DumpNDJSON {
                 request.output = dumpFile(side).path
@@ -224,12 +225,22 @@ struct ComparisonRun {
         var results: [WorkloadResult] = []
         for variant in processVariants(of: workload, side: side) {
             request.variant = variant
+            var editedBytes: Int?
+            if workload == .w8FirstScreenAfterEdits {
+                let edited = try prepareEdited(side: side, variant: variant)
+                request.store = edited.path
+                editedBytes = FileBytes.directorySize(edited)
+            }
+            defer {
+                if workload == .w8FirstScreenAfterEdits { try? FileManager.default.removeItem(at: editedDirectory(side)) }
+            }
             Progress.log("\(side.displayName): \(workload.title)\(variant.map { " (\($0))" } ?? "")…")
             let response = try ChildProcess.run(request)
             try check(response.measurements, of: workload)
             results += response.measurements.map { result in
                 var result = result
                 result.peakResidentBytes = response.peakResidentBytes
+                result.bytes = editedBytes
                 return result
             }
         }
@@ -237,26 +248,54 @@ struct ComparisonRun {
         case .w1DurableAppend:
             sidesWithStore.insert(side)
             bytes = FileBytes.directorySize(store)
-        case .w2OpenAndLoad:
+        case .w2OpenAndLoad, .w7FirstScreen:
             bytes = FileBytes.directorySize(store)
-        case .w3PointLookups, .w3PredicateFetch, .w4OpenThroughMigration:
+        case .w3PointLookups, .w3PredicateFetch, .w4OpenThroughMigration, .w8FirstScreenAfterEdits:
             break
         case .w5DumpNDJSON:
             bytes = FileBytes.size(of: dumpFile(side))
         }
         return results.map { result in
             var result = result
-            result.bytes = bytes
+            result.bytes = result.bytes ?? bytes
             return result
         }
     }
 
     /// The variants of `workload` that each need a process of their own: W2's, whose peak
-    /// memory W6 reports; `[nil]` for one run.
+    /// memory W6 reports, and W8's, each on a store of its own; `[nil]` for one run.
     func processVariants(of workload: WorkloadID, side: Side) -> [String?] {
-        guard workload == .w2OpenAndLoad, let implementation = SideRegistry.workloads(for: side) else { return [nil] }
-        let variants = type(of: implementation).w2Variants
+        guard let implementation = SideRegistry.workloads(for: side) else { return [nil] }
+        let variants: [String]
+        switch workload {
+        case .w2OpenAndLoad: variants = type(of: implementation).w2Variants
+        case .w8FirstScreenAfterEdits: variants = type(of: implementation).w8Variants
+        default: variants = []
+        }
         return variants.isEmpty ? [nil] : variants
+    }
+
+    func editedDirectory(_ side: Side) -> URL {
+        directory.appendingPathComponent(side.rawValue).appendingPathComponent("edited", isDirectory: true)
+    }
+
+    /// Copies W1's store and edits the copy for W8's `variant` in a child process, not timed.
+    ///
+    /// - Returns: The copy.
+    func prepareEdited(side: Side, variant: String?) throws -> URL {
+        let edited = editedDirectory(side)
+        try? FileManager.default.removeItem(at: edited)
+        try FileManager.default.copyItem(at: storeDirectory(side), to: edited)
+        var prepare = request(.prepareEdits, side: side, workload: nil)
+        prepare.store = edited.path
+        prepare.variant = variant
+        Progress.log(
+            "\(side.displayName): \(WorkloadID.w8EditRounds) rounds of edits for W8\(variant.map { " (\($0))" } ?? "") (not timed)…"
+        )
+        _ = try ChildProcess.run(prepare)
+        // The edits' dirty pages go to disk now, not while the measured process runs.
+        sync()
+        return edited
     }
 
     /// Refuses results that did not do the whole work: a fast wrong answer is no figure.
@@ -275,6 +314,13 @@ struct ComparisonRun {
                 trips: dataSet.v1DistinctNameCount,
                 bucketListItems: dataSet.bucketListItemCount,
                 livingAccommodations: dataSet.v1DistinctNameCount
+            )
+        case .w7FirstScreen, .w8FirstScreenAfterEdits:
+            let trips = min(WorkloadID.firstScreenTrips, dataSet.tripCount)
+            expected = ObjectCounts(
+                trips: trips,
+                bucketListItems: trips * SampleTripsDataSet.bucketListItemsPerTrip,
+                livingAccommodations: 0
             )
         case .w1DurableAppend, .w3PointLookups, .w3PredicateFetch, .w5DumpNDJSON:
             return

@@ -130,3 +130,9 @@ struct TripInfo: Decodable, FetchableRecord {
     var bucketList: [BucketListItemRecord]
     var livingAccommodation: LivingAccommodationRecord?
 }
+
+/// A trip with its bucket list, as the first screen of W7 and W8 shows it.
+struct FirstScreenTrip: Decodable, FetchableRecord {
+    var trip: TripRecord
+    var bucketList: [BucketListItemRecord]
+}

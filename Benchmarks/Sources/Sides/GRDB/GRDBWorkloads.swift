@@ -77,6 +77,66 @@ public struct GRDBWorkloads: Workloads {
         )
     }
 
+    // MARK: - W7 and W8
+
+    /// Opens the pool and fetches the first screen with one request, as the GRDB documentation
+    /// teaches for a record and its children: `TripRecord.including(all: TripRecord.bucketList)
+    /// .order(startDate, name).limit(20)`; then touches each trip and its bucket list. The
+    /// schema has no index on `startDate`, as the talk's has none: SQLite scans the trips.
+    public func w7FirstScreen(store: URL) throws -> WorkloadResult {
+        let path = Self.databasePath(in: store)
+        let timed = try Stopwatch.time {
+            let pool = try DatabasePool(path: path)
+            let trips = try pool.read { db in
+                let request = TripRecord.including(all: TripRecord.bucketList)
+                    .order(TripRecord.Columns.startDate, TripRecord.Columns.name)
+                    .limit(WorkloadID.firstScreenTrips)
+                return try FirstScreenTrip.fetchAll(db, request)
+            }
+            var counts = ObjectCounts(trips: 0, bucketListItems: 0, livingAccommodations: 0)
+            var digest = Digest()
+            for info in trips {
+                counts.trips += 1
+                digest.add(info.trip.name)
+                digest.add(info.trip.destination)
+                digest.add(info.trip.startDate)
+                for item in info.bucketList {
+                    counts.bucketListItems += 1
+                    digest.add(item.title)
+                }
+            }
+            return (pool: pool, trips: trips, counts: counts, digest: digest.value)
+        }
+        let shown = timed.result
+        withExtendedLifetime(shown.trips) {}
+        return WorkloadResult(
+            timing: timed.timing,
+            items: shown.counts.total,
+            unit: "objects",
+            observed: shown.counts,
+            digest: shown.digest
+        )
+    }
+
+    /// Changes every trip's destination `rounds` times: the trip records fetched once, then
+    /// `update(db)` on each, one write transaction per 1,000 trips.
+    public func w8PrepareEdits(store: URL, rounds: Int, variant: String?) throws {
+        let pool = try DatabasePool(path: Self.databasePath(in: store))
+        var trips = try pool.read { db in try TripRecord.order(TripRecord.Columns.id).fetchAll(db) }
+        for round in 1...max(1, rounds) {
+            for start in stride(from: 0, to: trips.count, by: SampleTripsDataSet.tripsPerSave) {
+                let end = min(start + SampleTripsDataSet.tripsPerSave, trips.count)
+                try pool.write { db in
+                    for index in start..<end {
+                        trips[index].destination = "\(trips[index].destination.prefix(24)) \(round)"
+                        try trips[index].update(db)
+                    }
+                }
+            }
+        }
+        try pool.close()
+    }
+
     // MARK: - W3
 
     /// Looks each name up twice over, in one read transaction each time: through the query

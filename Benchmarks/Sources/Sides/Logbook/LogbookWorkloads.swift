@@ -97,6 +97,71 @@ public struct LogbookWorkloads: Workloads {
         )
     }
 
+    // MARK: - W7 and W8
+
+    public static let w8Variants = [replay, fromCheckpoint]
+    static let replay = "replay"
+    static let fromCheckpoint = "from a checkpoint"
+
+    /// Opens the container and fetches the first screen with one `FetchDescriptor`: sorted by
+    /// start date then name, `fetchLimit` 20; then touches each trip and its bucket list.
+    public func w7FirstScreen(store: URL) throws -> WorkloadResult {
+        let timed = try Stopwatch.time {
+            let container = try Self.container(store)
+            let context = ModelContext(container)
+            var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate), SortDescriptor(\.name)])
+            descriptor.fetchLimit = WorkloadID.firstScreenTrips
+            let trips = try context.fetch(descriptor)
+            let (counts, digest) = Self.touchFirstScreen(trips)
+            return (container: container, trips: trips, counts: counts, digest: digest)
+        }
+        let shown = timed.result
+        withExtendedLifetime(shown.trips) {}
+        return WorkloadResult(
+            timing: timed.timing,
+            items: shown.counts.total,
+            unit: "objects",
+            observed: shown.counts,
+            digest: shown.digest
+        )
+    }
+
+    /// Changes every trip's destination `rounds` times through one context, saving every 1,000
+    /// trips. For "from a checkpoint", then writes a checkpoint with `container.checkpoint()`,
+    /// as an app with a ``ModelConfiguration/checkpointInterval`` would have.
+    public func w8PrepareEdits(store: URL, rounds: Int, variant: String?) throws {
+        let container = try Self.container(store)
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>())
+        for round in 1...max(1, rounds) {
+            for (index, trip) in trips.enumerated() {
+                trip.destination = "\(trip.destination.prefix(24)) \(round)"
+                if (index + 1).isMultiple(of: SampleTripsDataSet.tripsPerSave) { try context.save() }
+            }
+            try context.save()
+        }
+        if variant == Self.fromCheckpoint {
+            try container.checkpoint()
+        }
+    }
+
+    /// Touches the first screen's trips and their bucket lists, not their accommodations.
+    static func touchFirstScreen(_ trips: [Trip]) -> (ObjectCounts, UInt64) {
+        var counts = ObjectCounts(trips: 0, bucketListItems: 0, livingAccommodations: 0)
+        var digest = Digest()
+        for trip in trips {
+            counts.trips += 1
+            digest.add(trip.name)
+            digest.add(trip.destination)
+            digest.add(trip.startDate)
+            for item in trip.bucketList ?? [] {
+                counts.bucketListItems += 1
+                digest.add(item.title)
+            }
+        }
+        return (counts, digest.value)
+    }
+
     // MARK: - W3
 
     /// Looks each name up with `#Predicate { $0.name == name }`, which the unique index of
