@@ -232,7 +232,9 @@ struct ComparisonRun {
                 editedBytes = FileBytes.directorySize(edited)
             }
             defer {
-                if workload == .w8FirstScreenAfterEdits { try? FileManager.default.removeItem(at: editedDirectory(side)) }
+                if workload == .w8FirstScreenAfterEdits {
+                    try? FileManager.default.removeItem(at: editedDirectory(side))
+                }
             }
             Progress.log("\(side.displayName): \(workload.title)\(variant.map { " (\($0))" } ?? "")…")
             let response = try ChildProcess.run(request)
