@@ -45,7 +45,9 @@ package struct CheckpointReader: Sendable {
         }
         var bytes = [UInt8](repeating: 0, count: Int(size))
         let read = try file.read(into: &bytes, count: bytes.count, at: 0)
-        try self.init(bytes: Array(bytes.prefix(read)), path: path)
+        // A file that shrank while it was read keeps what was read; no second copy otherwise.
+        if read < bytes.count { bytes.removeSubrange(read...) }
+        try self.init(bytes: bytes, path: path)
     }
 
     /// Checks the bytes of a checkpoint file.
