@@ -255,7 +255,7 @@ extension ModelContext {
         refreshIfStoreChanged()
         let mapping = mapping(for: T.self)
         var models: [T] = []
-        if let predicate = descriptor.predicate, var matches = equalityMatches(predicate, mapping: mapping) {
+        if let predicate = descriptor.predicate, var matches = indexedMatches(predicate, mapping: mapping) {
             var sorted = false
             if !hasPendingChanges, !descriptor.sortBy.isEmpty,
                 let ordered = orderedOnStoredValues(matches, descriptor.sortBy, mapping: mapping)
