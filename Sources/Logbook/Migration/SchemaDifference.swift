@@ -207,7 +207,9 @@ struct SchemaDifference: Sendable, CustomStringConvertible {
             let new = Set(later.map(normalize))
             for names in later.map(normalize) where !old.contains(names) {
                 let list = names.joined(separator: ", ")
-                changes.append(Change(entity: after.name, property: nil, what: "\(what)(\(list)) added", isLightweight: true))
+                changes.append(
+                    Change(entity: after.name, property: nil, what: "\(what)(\(list)) added", isLightweight: true)
+                )
             }
             for names in earlier.map({ normalize(rename($0)) }) where !new.contains(names) {
                 let list = names.joined(separator: ", ")

@@ -81,7 +81,9 @@ struct CompositeUniqueTests {
                 relationships: [],
                 uniquenessConstraints: [constraint]
             )
-            let error = try #require(throws: SchemaError.self) { try Schema(entities: [entity], version: .init(1, 0, 0)) }
+            let error = try #require(throws: SchemaError.self) {
+                try Schema(entities: [entity], version: .init(1, 0, 0))
+            }
             #expect(error.code == .invalidUniqueConstraint)
             #expect(error.message.contains(message), "\(error.message)")
         }

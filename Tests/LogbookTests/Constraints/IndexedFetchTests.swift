@@ -214,7 +214,9 @@ struct IndexedFetchTests {
         )
         #expect(leading.count == 10, "the three highest levels tie with seven more at level 49")
 
-        var latest = FetchDescriptor<Gauge>(sortBy: [SortDescriptor(\.level, order: .reverse), SortDescriptor(\.serial)])
+        var latest = FetchDescriptor<Gauge>(sortBy: [
+            SortDescriptor(\.level, order: .reverse), SortDescriptor(\.serial),
+        ])
         latest.fetchLimit = 3
         let limited = ModelContext(context.container)
         #expect(try limited.fetch(latest).map(\.serial) == [49, 99, 149])
