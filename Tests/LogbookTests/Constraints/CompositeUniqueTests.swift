@@ -1,4 +1,6 @@
 import Foundation
+import InMemoryLogging
+import Logging
 import Testing
 
 @testable import Logbook
@@ -257,5 +259,51 @@ struct CompositeUniqueTests {
         let stage = try #require(preview.stages.first)
         #expect(stage.newlyUnique == ["Visit.code", "Visit.(day, place)"])
         #expect(stage.folded["Visit"] == 2)
+    }
+}
+
+/// Constraints over several attributes survive a checkpoint and act within one save.
+struct CompositeUniqueCheckpointTests {
+    private let monday = Date(timeIntervalSince1970: 1_780_000_000)
+
+    @Test func twoInsertsOfOneTupleInOneSaveAreOneObject() throws {
+        let container = try ModelContainer(
+            for: Schema(VisitsV2.models),
+            configurations: [ModelConfiguration(isStoredInMemoryOnly: true)]
+        )
+        let context = ModelContext(container)
+        context.insert(VisitsV2.Visit(place: "Gent", day: monday, rating: 1))
+        context.insert(VisitsV2.Visit(place: "Gent", day: monday, rating: 2))
+        try context.save()
+        let visits = try ModelContext(container).fetch(FetchDescriptor<VisitsV2.Visit>())
+        #expect(visits.map(\.rating) == [2])
+    }
+
+    @Test func aStoreOpenedFromACheckpointKeepsEnforcingTheConstraint() throws {
+        let directory = TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.child("visits.store"))
+        let handler = InMemoryLogHandler()
+        var configuration = ModelConfiguration(url: url)
+        var logger = Logger(label: "test", factory: { _ in handler })
+        logger.logLevel = .debug
+        configuration.logger = logger
+        do {
+            let container = try ModelContainer(for: Schema(VisitsV2.models), configurations: [configuration])
+            let context = ModelContext(container)
+            for n in 0..<20 { context.insert(VisitsV2.Visit(place: "P\(n)", day: monday, rating: n)) }
+            try context.save()
+            try container.checkpoint()
+        }
+        #expect(try CheckpointFiles.list(in: url.path).count == 1)
+        let container = try ModelContainer(for: Schema(VisitsV2.models), configurations: [configuration])
+        #expect(handler.entries.contains { $0.message.description.hasPrefix("opened from checkpoint") })
+        let context = ModelContext(container)
+        context.insert(VisitsV2.Visit(place: "P7", day: monday, rating: 70))
+        try context.save()
+        let visits = try ModelContext(container).fetch(
+            FetchDescriptor<VisitsV2.Visit>(predicate: #Predicate { $0.place == "P7" })
+        )
+        #expect(visits.map(\.rating) == [70])
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<VisitsV2.Visit>()) == 20)
     }
 }
