@@ -6,8 +6,11 @@ extension ModelContext {
     /// models themselves.
     ///
     /// The objects the predicate can match are every object of the type without a predicate,
-    /// or an equality's matches (see ``equalityMatches(_:mapping:)``); any other predicate is
-    /// evaluated on models, and is left to the general path. The first
+    /// or the matches of an equality or of a range an `#Index` answers (see
+    /// ``indexedMatches(_:mapping:)``); any other predicate is evaluated on models, and is left
+    /// to the general path. When the first sort descriptor is on the leading attribute of an
+    /// `#Index`, only the objects among which the first ones must be are read (see
+    /// ``indexedLeading(_:key:count:mapping:)``). The first
     /// `fetchOffset + fetchLimit` of them in the descriptor's order are kept in a heap of that
     /// size while the table is read once; equal objects keep the order of their identifiers,
     /// as the stable sort of the general path keeps them. The models are made from copies of
