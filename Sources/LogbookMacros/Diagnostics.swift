@@ -55,6 +55,8 @@ enum LogbookDiagnostic: DiagnosticMessage {
     case keyPathNotPersisted(macro: String, name: String, model: String)
     /// A key path to an array: a to-many relationship or an array attribute.
     case keyPathToArray(macro: String, name: String, model: String)
+    /// `#Unique` on one key path to a property of a type a unique constraint cannot hold.
+    case uniqueKeyPathUnsupportedType(name: String, type: String)
 
     var message: String {
         switch self {
@@ -111,6 +113,9 @@ enum LogbookDiagnostic: DiagnosticMessage {
         case .keyPathToArray(let macro, let name, let model):
             "'\(macro)' key path '\\.\(name)' names an array; '\(name)' of '\(model)' is a to-many relationship "
                 + "or an array attribute, and a constraint or index takes single values"
+        case .uniqueKeyPathUnsupportedType(let name, let type):
+            "'#Unique' key path '\\.\(name)' names '\(name)' of type '\(type)'; "
+                + "a unique constraint on one property must be numeric, String or UUID"
         }
     }
 
@@ -141,6 +146,7 @@ enum LogbookDiagnostic: DiagnosticMessage {
         case .unsupportedIndexKind: "unsupportedIndexKind"
         case .keyPathNotPersisted: "keyPathNotPersisted"
         case .keyPathToArray: "keyPathToArray"
+        case .uniqueKeyPathUnsupportedType: "uniqueKeyPathUnsupportedType"
         }
     }
 

@@ -125,6 +125,16 @@ extension ModelMacro: MemberMacro {
                         )
                         continue
                     }
+                    // One key path is `@Attribute(.unique)` on the property, with its rule on types.
+                    if lists.macro == "#Unique", list.count == 1, property.type.isPlainlyNotUniqueable {
+                        context.diagnose(
+                            LogbookDiagnostic.uniqueKeyPathUnsupportedType(
+                                name: path.name,
+                                type: property.type.trimmedDescription
+                            ).diagnose(at: path.expression)
+                        )
+                        continue
+                    }
                     names.append(path.name)
                 }
                 guard names.count == list.count else { continue }

@@ -301,6 +301,45 @@ struct UniqueIndexMacroTests {
         )
     }
 
+    @Test func aUniqueOnOneKeyPathHasTheTypeRuleOfAttributeUnique() {
+        assertExpansion(
+            #"""
+            @Model
+            final class Tag {
+                #Unique<Tag>([\.day], [\.name, \.day])
+                var name: String
+                var day: Date
+            }
+            """#,
+            expandedSource: #"""
+                final class Tag {
+                    @_LogbookPersistedProperty(0)
+                    var name: String
+                    @_LogbookPersistedProperty(1)
+                    var day: Date
+
+                \#(tagMembers(["name", "day"], keyPathArguments: #"""
+                ,
+                        uniquenessConstraints: [["name", "day"]]
+                """#))
+                }
+
+                extension Tag: Logbook.PersistentModel {
+                }
+                """#,
+            diagnostics: [
+                logbookDiagnostic(
+                    "uniqueKeyPathUnsupportedType",
+                    #"'#Unique' key path '\.day' names 'day' of type 'Date'; "#
+                        + "a unique constraint on one property must be numeric, String or UUID",
+                    line: 3,
+                    column: 19
+                )
+            ],
+            macros: modelAndLists
+        )
+    }
+
     @Test func isAnErrorForAnRTreeIndex() {
         assertExpansion(
             #"""
