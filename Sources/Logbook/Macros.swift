@@ -276,8 +276,8 @@ public macro Unique<T>(_ constraints: [PartialKeyPath<T>]...) =
 /// ```
 ///
 /// An index keeps the objects sorted by its leading attribute in memory. A fetch whose
-/// predicate compares that attribute with a constant (`==`, `<`, `<=`, `>`, `>=`, or two of
-/// them joined by `&&`) reads only the objects in that range; a fetch sorted by it with a
+/// predicate compares that attribute with a constant (`==`, `<`, `<=`, `>`, `>=`, two of them
+/// joined by `&&`, or `(low...high).contains(…)` and `..<`) reads only the objects in that range; a fetch sorted by it with a
 /// ``FetchDescriptor/fetchLimit`` reads only the first objects in its order. The results are
 /// those of the same fetch without the index. Adding or removing an index is a schema change
 /// that a lightweight ``MigrationStage`` handles; no stored event changes.

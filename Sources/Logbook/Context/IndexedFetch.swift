@@ -1,8 +1,9 @@
 import Foundation
 
 /// Recognises, in a predicate's expression tree, a range of values of one attribute:
-/// `$0.startDate >= start`, `start <= $0.startDate`, `$0.startDate == day`, and two of them
-/// joined by `&&` (`$0.startDate >= start && $0.startDate < end`). An `#Index` led by the
+/// `$0.startDate >= start`, `start <= $0.startDate`, `$0.startDate == day`,
+/// `(start...end).contains($0.startDate)` (or `..<`), and two of them joined by `&&`
+/// (`$0.startDate >= start && $0.startDate < end`). An `#Index` led by the
 /// attribute then answers the fetch (see ``SortedIndex``).
 ///
 /// Each shape is a protocol that a `PredicateExpressions` type conforms to under conditions on
@@ -23,6 +24,41 @@ protocol ConstantComparedWithKeyPath {
 protocol ConjunctionOfPredicates {
     /// The two operands.
     var operands: (any StandardPredicateExpression<Bool>, any StandardPredicateExpression<Bool>) { get }
+}
+
+/// `(low...high).contains($0.property)` or `(low..<high).contains($0.property)`.
+protocol KeyPathInConstantRange {
+    /// The key path and the range of its values that the range expression contains.
+    var keyPathAndRange: (AnyKeyPath, IndexRange) { get }
+}
+
+/// `low...high` or `low..<high` between two constants.
+protocol ConstantBounds {
+    /// The values between the bounds.
+    var range: IndexRange { get }
+}
+
+extension PredicateExpressions.ClosedRange: ConstantBounds where LHS: ConstantValue, RHS: ConstantValue {
+    var range: IndexRange {
+        IndexRange(
+            lower: .init(value: lower.attributeValue, isIncluded: true),
+            upper: .init(value: upper.attributeValue, isIncluded: true)
+        )
+    }
+}
+
+extension PredicateExpressions.Range: ConstantBounds where LHS: ConstantValue, RHS: ConstantValue {
+    var range: IndexRange {
+        IndexRange(
+            lower: .init(value: lower.attributeValue, isIncluded: true),
+            upper: .init(value: upper.attributeValue, isIncluded: false)
+        )
+    }
+}
+
+extension PredicateExpressions.RangeExpressionContains: KeyPathInConstantRange
+where RangeExpression: ConstantBounds, Element: KeyPathOnVariable {
+    var keyPathAndRange: (AnyKeyPath, IndexRange) { (element.anyKeyPath, range.range) }
 }
 
 extension PredicateExpressions.Comparison: KeyPathComparedWithConstant
@@ -119,6 +155,7 @@ extension ModelContext {
     private static func range(of expression: any StandardPredicateExpression<Bool>) -> (AnyKeyPath, IndexRange)? {
         if let comparison = expression as? any KeyPathComparedWithConstant { return comparison.keyPathAndRange }
         if let comparison = expression as? any ConstantComparedWithKeyPath { return comparison.keyPathAndRange }
+        if let contains = expression as? any KeyPathInConstantRange { return contains.keyPathAndRange }
         if let equality = expression as? any KeyPathEqualsConstant {
             let (keyPath, value) = equality.keyPathAndValue
             return (keyPath, IndexRange(equalTo: value))

@@ -71,6 +71,9 @@ struct IndexedFetchTests {
         let x = scores[Int.random(in: 0..<scores.count, using: &random)]
         let y = scores[Int.random(in: 0..<scores.count, using: &random)]
         let c = UInt32.random(in: 0...4, using: &random)
+        // Ranges whose bounds are in order: `low...high` traps otherwise.
+        let (least, most) = (min(a, b), max(a, b))
+        let (earliest, latest) = (min(start, end), max(start, end))
         switch shape {
         case 0: return (#Predicate<Gauge> { $0.level >= a }, true)
         case 1: return (#Predicate<Gauge> { $0.level < a }, true)
@@ -84,11 +87,13 @@ struct IndexedFetchTests {
         case 9: return (#Predicate<Gauge> { $0.count <= c }, true)
         case 10: return (#Predicate<Gauge> { $0.level == a && $0.level < b }, true)
         case 11: return (#Predicate<Gauge> { $0.level >= a && $0.takenAt < end }, false)
+        case 12: return (#Predicate<Gauge> { (least...most).contains($0.level) }, true)
+        case 13: return (#Predicate<Gauge> { (earliest..<latest).contains($0.takenAt) }, true)
         default: return (#Predicate<Gauge> { $0.serial < a * 10 }, false)
         }
     }
 
-    private static let shapes = 13
+    private static let shapes = 15
 
     private static let orders: [[SortDescriptor<Gauge>]] = [
         [],
