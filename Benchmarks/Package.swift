@@ -49,6 +49,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `swift run -c release indexed-fetch`: range and sorted fetches with and without
+        // `#Index`, on Logbook alone.
+        .executableTarget(
+            name: "indexed-fetch",
+            dependencies: [.product(name: "Logbook", package: "Logbook")],
+            path: "Sources/IndexedFetch"
+        ),
         // `swift package benchmark`: the steady-state workloads with package-benchmark.
         .executableTarget(
             name: "LogbookVsGRDB",

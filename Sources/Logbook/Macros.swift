@@ -216,3 +216,121 @@ public macro _LogbookPersistedProperty(_ index: Int) =
 @attached(member, names: named(modelExecutor), named(modelContainer), named(init))
 @attached(extension, conformances: ModelActor)
 public macro ModelActor() = #externalMacro(module: "LogbookMacros", type: "ModelActorMacro")
+
+/// Declares unique constraints of a model, each over one or more of its properties.
+///
+/// Write it in the body of the `@Model` class, naming the class, with one list of key paths
+/// per constraint:
+///
+/// ```swift
+/// @Model
+/// final class Trip {
+///     #Unique<Trip>([\.name, \.startDate], [\.code])
+///
+///     var name: String
+///     var startDate: Date
+///     var code: String
+///     …
+/// }
+/// ```
+///
+/// Two trips may share a name or a start date, but not both; no two trips share a code.
+/// A constraint over one property, such as `[\.code]`, is exactly `@Attribute(.unique)` on
+/// that property. A constraint is an *upsert*, as `.unique` is: saving a model whose values of
+/// a constraint's properties all equal those of a stored model updates the stored model
+/// instead (the newer values win, to-many relationships are united, a set to-one relationship
+/// replaces the older one), and the inserted model stands in for it. A model with `nil` in
+/// one of a constraint's properties is not held to that constraint.
+///
+/// A constraint over several properties names attributes that are not arrays; a constraint
+/// over one property may also name a to-one relationship. Adding or removing a constraint is a
+/// schema change: a new ``VersionedSchema`` and a lightweight ``MigrationStage``, or a store
+/// opened without a plan, migrate it, folding the stored models that share values into one
+/// as the log is replayed (see <doc:Migrations>).
+///
+/// `#Unique` reports an error outside the body of a `@Model` class, for another class than
+/// the one it is in, for an empty list, and for a key path that does not name a persisted
+/// attribute or to-one relationship of the model.
+///
+/// - Parameter constraints: One list of key paths per constraint.
+@freestanding(declaration)
+public macro Unique<T>(_ constraints: [PartialKeyPath<T>]...) =
+    #externalMacro(module: "LogbookMacros", type: "UniqueMacro")
+
+/// Declares indexes of a model, each over one or more of its attributes.
+///
+/// Write it in the body of the `@Model` class, naming the class, with one list of key paths
+/// per index, its leading attribute first:
+///
+/// ```swift
+/// @Model
+/// final class Trip {
+///     #Index<Trip>([\.startDate], [\.destination, \.startDate])
+///     …
+/// }
+///
+/// let soon = FetchDescriptor<Trip>(
+///     predicate: #Predicate { $0.startDate >= today && $0.startDate < nextWeek },
+///     sortBy: [SortDescriptor(\.startDate)]
+/// )
+/// ```
+///
+/// An index keeps the objects sorted by its leading attribute in memory. A fetch whose
+/// predicate compares that attribute with a constant (`==`, `<`, `<=`, `>`, `>=`, two of them
+/// joined by `&&`, or `(low...high).contains(…)` and `..<`) reads only the objects in that range; a fetch sorted by it with a
+/// ``FetchDescriptor/fetchLimit`` reads only the first objects in its order. The results are
+/// those of the same fetch without the index. Adding or removing an index is a schema change
+/// that a lightweight ``MigrationStage`` handles; no stored event changes.
+///
+/// `#Index` reports the same errors as ``Unique(_:)``.
+///
+/// - Parameter indices: One list of key paths per index.
+/// - Complexity: O(log *n*) to find the start of a range among *n* objects, then O(1) for
+///   each object in the range.
+@freestanding(declaration)
+public macro Index<T>(_ indices: [PartialKeyPath<T>]...) =
+    #externalMacro(module: "LogbookMacros", type: "IndexMacro")
+
+/// Declares indexes of a model, in SwiftData's spelling with the kind of each index.
+///
+/// ```swift
+/// #Index<Trip>(.binary([\.startDate]), .binary([\.destination, \.startDate]))
+/// ```
+///
+/// A `.binary` index is the index ``Index(_:)-(_...[PartialKeyPath<T>])`` declares. Logbook has no
+/// `.rtree` index: `#Index` reports an error for one.
+///
+/// - Parameter indices: One index per argument.
+@freestanding(declaration)
+public macro Index<T>(_ indices: IndexType<T>...) =
+    #externalMacro(module: "LogbookMacros", type: "IndexMacro")
+
+/// The kind of an index that `#Index` declares, in SwiftData's spelling.
+///
+/// Only its name is used: `#Index` reads `.binary([\.startDate])` as written and never makes an
+/// `IndexType`.
+///
+/// ## Topics
+///
+/// ### Kinds of index
+/// - ``binary(_:)``
+/// - ``rtree(_:)``
+public struct IndexType<T> {
+    private init() {}
+
+    /// An index that keeps the objects sorted by the key paths' values, the first one leading.
+    ///
+    /// - Parameter keyPaths: The indexed properties, the leading one first.
+    /// - Returns: The index's description.
+    public static func binary(_ keyPaths: [PartialKeyPath<T>]) -> IndexType<T> {
+        IndexType()
+    }
+
+    /// A spatial index, which Logbook does not have: `#Index` reports an error for it.
+    ///
+    /// - Parameter keyPaths: The indexed properties.
+    /// - Returns: The index's description.
+    public static func rtree(_ keyPaths: [PartialKeyPath<T>]) -> IndexType<T> {
+        IndexType()
+    }
+}

@@ -62,6 +62,7 @@ extension LogbookCommand {
                 print("schemas:   \(history.schemas.count) recorded")
                 for record in history.schemas {
                     print("  #\(record.number)  version \(record.version)  fingerprint \(record.fingerprint)")
+                    for line in record.schema.constraintLines { print("      \(line)") }
                 }
                 print("migrations: \(history.migrations.count) stage(s) run")
                 for marker in history.migrations {

@@ -37,6 +37,26 @@ enum LogbookDiagnostic: DiagnosticMessage {
     case uniqueToManyRelationship(name: String)
     /// `@ModelActor` on a class, struct, enum, protocol or extension.
     case modelActorRequiresActor(keyword: String, name: String?)
+    /// `#Unique` or `#Index` outside the body of a `@Model` class.
+    case keyPathListOutsideModel(macro: String)
+    /// `#Unique<Other>` or `#Index<Other>` in the body of another model class.
+    case keyPathListOtherModel(macro: String, written: String, model: String)
+    /// `#Unique` or `#Index` without any list.
+    case keyPathListsMissing(macro: String)
+    /// An argument of `#Unique` or `#Index` that is not an array literal.
+    case keyPathListLiteral(macro: String)
+    /// An empty list of key paths.
+    case emptyKeyPathList(macro: String)
+    /// An element of a list that is not a key path to one property.
+    case keyPathToProperty(macro: String, text: String)
+    /// An `#Index` kind other than `.binary`.
+    case unsupportedIndexKind(kind: String)
+    /// A key path to a property `@Model` does not persist.
+    case keyPathNotPersisted(macro: String, name: String, model: String)
+    /// A key path to an array: a to-many relationship or an array attribute.
+    case keyPathToArray(macro: String, name: String, model: String)
+    /// `#Unique` on one key path to a property of a type a unique constraint cannot hold.
+    case uniqueKeyPathUnsupportedType(name: String, type: String)
 
     var message: String {
         switch self {
@@ -74,6 +94,28 @@ enum LogbookDiagnostic: DiagnosticMessage {
             "'.unique' is not supported on to-many relationship '\(name)'; only a to-one relationship can be unique"
         case .modelActorRequiresActor(let keyword, let name):
             "'@ModelActor' cannot be applied to \(keyword)\(name.map { " '\($0)'" } ?? ""); apply it to an actor"
+        case .keyPathListOutsideModel(let macro):
+            "'\(macro)' can only be used in the body of a '@Model' class"
+        case .keyPathListOtherModel(let macro, let written, let model):
+            "'\(macro)<\(written)>' in model '\(model)' must name '\(model)'"
+        case .keyPathListsMissing(let macro):
+            "'\(macro)' needs at least one list of key paths, such as '[\\.name]'"
+        case .keyPathListLiteral(let macro):
+            "'\(macro)' takes lists of key paths written out, such as '[\\.name, \\.startDate]'"
+        case .emptyKeyPathList(let macro):
+            "'\(macro)' cannot take an empty list; each list names at least one property"
+        case .keyPathToProperty(let macro, let text):
+            "'\(macro)' takes key paths to one property each, such as '\\.name'; '\(text)' is not one"
+        case .unsupportedIndexKind(let kind):
+            "'#Index' supports '.binary' indexes only; '.\(kind)' is not supported"
+        case .keyPathNotPersisted(let macro, let name, let model):
+            "'\(macro)' key path '\\.\(name)' does not name a stored attribute or to-one relationship of '\(model)'"
+        case .keyPathToArray(let macro, let name, let model):
+            "'\(macro)' key path '\\.\(name)' names an array; '\(name)' of '\(model)' is a to-many relationship "
+                + "or an array attribute, and a constraint or index takes single values"
+        case .uniqueKeyPathUnsupportedType(let name, let type):
+            "'#Unique' key path '\\.\(name)' names '\(name)' of type '\(type)'; "
+                + "a unique constraint on one property must be numeric, String or UUID"
         }
     }
 
@@ -95,6 +137,16 @@ enum LogbookDiagnostic: DiagnosticMessage {
         case .relationshipRequiresModel: "relationshipRequiresModel"
         case .uniqueToManyRelationship: "uniqueToManyRelationship"
         case .modelActorRequiresActor: "modelActorRequiresActor"
+        case .keyPathListOutsideModel: "keyPathListOutsideModel"
+        case .keyPathListOtherModel: "keyPathListOtherModel"
+        case .keyPathListsMissing: "keyPathListsMissing"
+        case .keyPathListLiteral: "keyPathListLiteral"
+        case .emptyKeyPathList: "emptyKeyPathList"
+        case .keyPathToProperty: "keyPathToProperty"
+        case .unsupportedIndexKind: "unsupportedIndexKind"
+        case .keyPathNotPersisted: "keyPathNotPersisted"
+        case .keyPathToArray: "keyPathToArray"
+        case .uniqueKeyPathUnsupportedType: "uniqueKeyPathUnsupportedType"
         }
     }
 

@@ -32,6 +32,10 @@ extension ModelMacro: MemberMacro {
         let propertyList =
             descriptors.isEmpty
             ? "[]" : "[\n" + descriptors.map { "        \($0)" }.joined(separator: ",\n") + ",\n    ]"
+        let declared = declaredKeyPathLists(in: modelClass, persisted: members.persisted, context: context)
+        var keyPathArguments = ""
+        if !declared.unique.isEmpty { keyPathArguments += ",\n    uniquenessConstraints: \(declared.unique)" }
+        if !declared.index.isEmpty { keyPathArguments += ",\n    indexes: \(declared.index)" }
 
         var decls: [DeclSyntax] = [
             // Made on the first read of a property that Observation can see: see
@@ -44,7 +48,7 @@ extension ModelMacro: MemberMacro {
             """
             public static let _$binding = Logbook._$ModelBinding<\(className)>(
                 entityName: \(literal: entityName),
-                properties: \(raw: propertyList)
+                properties: \(raw: propertyList)\(raw: keyPathArguments)
             )
             """,
             materializingInitializer(className: className, properties: members.persisted),
@@ -89,6 +93,57 @@ extension ModelMacro: MemberMacro {
             public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
             \(raw: body)}
             """
+    }
+
+    /// The property names of the `#Unique` and `#Index` lists in the class body, as Swift
+    /// literals (`[["name", "startDate"]]`), after diagnosing key paths that name no persisted
+    /// property or an array. A list with such a key path is left out.
+    private static func declaredKeyPathLists(
+        in modelClass: ClassDeclSyntax,
+        persisted: [PersistedProperty],
+        context: some MacroExpansionContext
+    ) -> (unique: String, index: String) {
+        let model = modelClass.name.unescapedText
+        var unique: [String] = []
+        var index: [String] = []
+        for expansion in modelClass.memberBlock.keyPathListMacros {
+            let lists = KeyPathLists(expansion)
+            for list in lists.lists {
+                var names: [String] = []
+                for path in list {
+                    guard let property = persisted.first(where: { $0.name == path.name }) else {
+                        context.diagnose(
+                            LogbookDiagnostic.keyPathNotPersisted(macro: lists.macro, name: path.name, model: model)
+                                .diagnose(at: path.expression)
+                        )
+                        continue
+                    }
+                    if (property.type.wrappedInOptional ?? property.type).arrayElement != nil {
+                        context.diagnose(
+                            LogbookDiagnostic.keyPathToArray(macro: lists.macro, name: path.name, model: model)
+                                .diagnose(at: path.expression)
+                        )
+                        continue
+                    }
+                    // One key path is `@Attribute(.unique)` on the property, with its rule on types.
+                    if lists.macro == "#Unique", list.count == 1, property.type.isPlainlyNotUniqueable {
+                        context.diagnose(
+                            LogbookDiagnostic.uniqueKeyPathUnsupportedType(
+                                name: path.name,
+                                type: property.type.trimmedDescription
+                            ).diagnose(at: path.expression)
+                        )
+                        continue
+                    }
+                    names.append(path.name)
+                }
+                guard names.count == list.count else { continue }
+                let literal = "[" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+                if lists.macro == "#Unique" { unique.append(literal) } else { index.append(literal) }
+            }
+        }
+        let spell = { (lists: [String]) in lists.isEmpty ? "" : "[" + lists.joined(separator: ", ") + "]" }
+        return (spell(unique), spell(index))
     }
 
     /// The class `@Model` is attached to, or `nil` after diagnosing why it cannot be a model.

@@ -11,5 +11,7 @@ struct LogbookMacrosPlugin: CompilerPlugin {
         RelationshipMacro.self,
         TransientMacro.self,
         ModelActorMacro.self,
+        UniqueMacro.self,
+        IndexMacro.self,
     ]
 }

@@ -13,6 +13,8 @@ let logbookMacros: [String: MacroSpec] = [
     "Relationship": MacroSpec(type: RelationshipMacro.self),
     "Transient": MacroSpec(type: TransientMacro.self),
     "ModelActor": MacroSpec(type: ModelActorMacro.self, conformances: ["ModelActor"]),
+    "Unique": MacroSpec(type: UniqueMacro.self),
+    "Index": MacroSpec(type: IndexMacro.self),
 ]
 
 /// Expands the Logbook macros in `source` and records an issue for every difference from the

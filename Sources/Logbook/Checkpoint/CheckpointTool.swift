@@ -90,7 +90,9 @@ package enum CheckpointTool {
                         "entity \(name), identifier \(id), relationship \(relationship.name): the checkpoint holds \(row.relationships[position]), the log \(other.relationships[position])"
                 }
             }
-            if checkpoint.tables[index].uniqueAttributes != log.tables[index].uniqueAttributes {
+            if checkpoint.tables[index].uniqueAttributes != log.tables[index].uniqueAttributes
+                || checkpoint.tables[index].compositeUniques != log.tables[index].compositeUniques
+            {
                 return "entity \(name): other unique constraints in force"
             }
             if checkpoint.foldCounts[index] != log.foldCounts[index] {

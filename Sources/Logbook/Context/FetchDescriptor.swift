@@ -16,6 +16,11 @@ import Foundation
 /// predicate in code compiled for your model type, its fastest form; other types, and
 /// `constant == $0.property`, take a generic path that costs a few hundred instructions more.
 ///
+/// A predicate that is a range of the leading attribute of an `#Index`
+/// (`$0.startDate >= start && $0.startDate < end`) reads only the objects in the range, and a
+/// descriptor with a ``fetchLimit`` whose first sort descriptor is on that attribute reads only
+/// the first objects in its order; see `Index(_:)`.
+///
 /// ## Topics
 ///
 /// ### Creating a descriptor

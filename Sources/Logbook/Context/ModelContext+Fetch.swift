@@ -18,8 +18,13 @@ extension ModelContext {
     ///   compares a date or an integer. With a ``FetchDescriptor/fetchLimit``, no unsaved changes
     ///   and no predicate or such an equality, O(*n* log *k*) comparisons of stored values for
     ///   *k* = offset + limit, when every sort descriptor compares a number, a string, a date or
-    ///   a UUID, optional or not: only the models returned are made. Otherwise O(*n* log *n*) in
-    ///   the number of models of the type, each made into an object.
+    ///   a UUID, optional or not: only the models returned are made. A range of the leading
+    ///   attribute of an `#Index` (`==`, `<`, `<=`, `>`, `>=`, or two joined by `&&`) is found in
+    ///   O(log *n* + *k* log *k*) for its *k* matches, and a fetch with a limit sorted first by
+    ///   that attribute compares only the first *k* = offset + limit objects in its order (and
+    ///   those that tie with the last of them), once the index, built by the first fetch that
+    ///   uses it, is up to date. Otherwise O(*n* log *n*) in the number of models of the type,
+    ///   each made into an object.
     /// - Throws: An error evaluating the predicate, or ``SchemaError`` when a stored value no
     ///   longer converts to its property's type.
     @inlinable
@@ -245,8 +250,8 @@ extension ModelContext {
     // MARK: - Internals
 
     /// The objects the predicate is to be evaluated on, and whether they were already matched on
-    /// their stored values (an equality without pending changes), so that evaluating the
-    /// predicate on the objects' unsaved values would be wrong.
+    /// their stored values (an equality, or a range an `#Index` answers, without pending
+    /// changes), so that evaluating the predicate on the objects' unsaved values would be wrong.
     ///
     /// The third value tells whether the objects are already in the descriptor's order: without
     /// pending changes, an equality's matches are put in order on their stored values when
@@ -255,7 +260,7 @@ extension ModelContext {
         refreshIfStoreChanged()
         let mapping = mapping(for: T.self)
         var models: [T] = []
-        if let predicate = descriptor.predicate, var matches = equalityMatches(predicate, mapping: mapping) {
+        if let predicate = descriptor.predicate, var matches = indexedMatches(predicate, mapping: mapping) {
             var sorted = false
             if !hasPendingChanges, !descriptor.sortBy.isEmpty,
                 let ordered = orderedOnStoredValues(matches, descriptor.sortBy, mapping: mapping)

@@ -6,8 +6,11 @@ extension ModelContext {
     /// models themselves.
     ///
     /// The objects the predicate can match are every object of the type without a predicate,
-    /// or an equality's matches (see ``equalityMatches(_:mapping:)``); any other predicate is
-    /// evaluated on models, and is left to the general path. The first
+    /// or the matches of an equality or of a range an `#Index` answers (see
+    /// ``indexedMatches(_:mapping:)``); any other predicate is evaluated on models, and is left
+    /// to the general path. When the first sort descriptor is on the leading attribute of an
+    /// `#Index`, only the objects among which the first ones must be are read (see
+    /// ``indexedLeading(_:key:count:mapping:)``). The first
     /// `fetchOffset + fetchLimit` of them in the descriptor's order are kept in a heap of that
     /// size while the table is read once; equal objects keep the order of their identifiers,
     /// as the stable sort of the general path keeps them. The models are made from copies of
@@ -22,10 +25,10 @@ extension ModelContext {
     ///   *k* = offset + limit, and *k* − offset models made.
     func firstOnStoredValues<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T]? {
         guard let limit = descriptor.fetchLimit else { return nil }
-        guard let (mapping, keys, matches) = storedValueSelection(descriptor) else { return nil }
         let offset = max(descriptor.fetchOffset ?? 0, 0)
         let (sum, overflow) = offset.addingReportingOverflow(max(limit, 0))
         let capacity = overflow ? Int.max : sum
+        guard let (mapping, keys, matches) = storedValueSelection(descriptor, leading: capacity) else { return nil }
         if capacity <= offset { return [] }
         let seen = seenGeneration
         let chosen = store.read { state -> Chosen? in
@@ -125,9 +128,14 @@ extension ModelContext {
     /// descriptor, and the identifiers an equality predicate matches (`nil` without a
     /// predicate). `nil` when stored values cannot answer: the context has unsaved changes, a
     /// migration fills values in, a sort descriptor has no key, or the predicate is not an
-    /// equality the stored values can answer.
+    /// equality or range the stored values and indexes can answer.
+    ///
+    /// With `leading`, the number of objects a fetch with a limit keeps, and a first sort
+    /// descriptor on the leading attribute of an `#Index`, the matches are only the objects
+    /// among which those first ones are (see ``indexedLeading(_:key:count:mapping:)``).
     func storedValueSelection<T: PersistentModel>(
-        _ descriptor: FetchDescriptor<T>
+        _ descriptor: FetchDescriptor<T>,
+        leading: Int? = nil
     ) -> (mapping: EntityMapping, keys: [StoredSortKey], matches: [UInt64]?)? {
         refreshIfStoreChanged()
         guard !hasPendingChanges, !fillsMissingValues else { return nil }
@@ -138,8 +146,13 @@ extension ModelContext {
             guard let key = StoredSortKey(sortDescriptor, mapping: mapping) else { return nil }
             keys.append(key)
         }
+        if let leading, leading < Int.max, let first = keys.first,
+            let matches = indexedLeading(descriptor.predicate, key: first, count: leading, mapping: mapping)
+        {
+            return (mapping, keys, matches)
+        }
         guard let predicate = descriptor.predicate else { return (mapping, keys, nil) }
-        guard let matches = equalityMatches(predicate, mapping: mapping) else { return nil }
+        guard let matches = indexedMatches(predicate, mapping: mapping) else { return nil }
         return (mapping, keys, matches)
     }
 }

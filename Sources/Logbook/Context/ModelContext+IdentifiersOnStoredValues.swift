@@ -2,8 +2,9 @@ extension ModelContext {
     /// The stored identifiers a fetch returns, in its order, found on the stored values without
     /// making a model; `nil` when the fetch cannot be answered this way and must look at models.
     ///
-    /// The objects are every object of the type without a predicate, or an equality's matches
-    /// (see ``equalityMatches(_:mapping:)``), as in ``firstOnStoredValues(_:)``; any other
+    /// The objects are every object of the type without a predicate, or the matches of an
+    /// equality or of a range an `#Index` answers
+    /// (see ``indexedMatches(_:mapping:)``), as in ``firstOnStoredValues(_:)``; any other
     /// predicate is evaluated on models. They are ordered by the keys ``StoredSortKey`` reads,
     /// then by identifier, the order a fetch gives its models, and the descriptor's window is
     /// cut from them.

@@ -342,6 +342,20 @@ final class Store: Sendable {
         state.withLock { $0.projection.matches(table: table, attribute: attribute, value: value) }
     }
 
+    /// The objects whose attribute lies in `range`, from the `#Index` it leads, which is
+    /// brought up to date first: see ``Projection/indexedMatches(_:attribute:in:)``.
+    func sortedIndexMatches(table: Int, attribute: Int, range: IndexRange) -> [UInt64]? {
+        state.withLock { $0.projection.indexedMatches(table, attribute: attribute, in: range) }
+    }
+
+    /// The objects among which a fetch sorted by the attribute finds its first `count`: see
+    /// ``Projection/indexedLeading(_:attribute:count:ascending:in:)``.
+    func sortedIndexLeading(table: Int, attribute: Int, count: Int, ascending: Bool, range: IndexRange?) -> [UInt64]? {
+        state.withLock {
+            $0.projection.indexedLeading(table, attribute: attribute, count: count, ascending: ascending, in: range)
+        }
+    }
+
     /// A batch as a save builds it: the inserts recorded from the models, to be applied and
     /// encoded from the same values, and the other events, which follow them in the log.
     struct PreparedBatch {

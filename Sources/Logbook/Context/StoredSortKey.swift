@@ -107,6 +107,12 @@ struct StoredSortKey {
         return 0
     }
 
+    /// Whether a property of this type stores its very value, of one kind that `<` orders as
+    /// it orders the property's values: what a sorted index needs to answer a comparison.
+    static func storesOrderedValue(_ type: Any.Type) -> Bool {
+        kind(of: type) != nil
+    }
+
     /// The kind of a property type whose values are stored as they are, and whether it is
     /// optional.
     private static func kind(of type: Any.Type) -> (Kind, Bool)? {

@@ -39,7 +39,8 @@ public struct MigrationPreview: Sendable, CustomStringConvertible {
         public var added: [String]
         /// Removed attributes, relationships and entities.
         public var removed: [String]
-        /// Attributes that become unique, as `Entity.name`.
+        /// Attributes that become unique, as `Entity.name`, and new unique constraints over
+        /// several attributes (`#Unique`), as `Entity.(name, startDate)`.
         public var newlyUnique: [String]
         /// How many objects of each entity the stage folds into others.
         public var folded: [String: Int]
@@ -188,6 +189,23 @@ extension ModelContainer {
             }
             for (name, _) in oldProperties where !matched.contains(name) {
                 stage.removed.append("\(entity.name).\(name)")
+            }
+            // A `#Unique` over several properties that the old schema did not have, whatever
+            // the names its properties had there.
+            let formerNames = Dictionary(
+                entity.attributes.compactMap { attribute in
+                    attribute.originalName.map { (attribute.name, $0) }
+                },
+                uniquingKeysWith: { first, _ in first }
+            )
+            let oldConstraints = Set(old.uniquenessConstraints.map { $0.sorted() })
+            for constraint in entity.uniquenessConstraints {
+                let former = constraint.map { name in
+                    old.attribute(named: name) != nil ? name : formerNames[name] ?? name
+                }
+                if !oldConstraints.contains(former.sorted()) {
+                    stage.newlyUnique.append("\(entity.name).(\(constraint.joined(separator: ", ")))")
+                }
             }
         }
         for entity in from.entities where to.entity(named: entity.name) == nil {

@@ -58,6 +58,7 @@ struct SchemaDifference: Sendable, CustomStringConvertible {
             case (.some(let before), .some(let after)):
                 changes += Self.attributeChanges(before, after)
                 changes += Self.relationshipChanges(before, after)
+                changes += Self.constraintChanges(before, after)
             case (nil, nil):
                 continue
             }
@@ -182,6 +183,43 @@ struct SchemaDifference: Sendable, CustomStringConvertible {
         for earlier in before.relationships where !matched.contains(earlier.name) {
             changes.append(Change(entity: after.name, property: earlier.name, what: "removed", isLightweight: true))
         }
+        return changes
+    }
+
+    // MARK: - Constraints and indexes
+
+    /// The `#Unique` constraints over several properties and the `#Index` declarations added
+    /// and removed, by property names in the newer schema: all lightweight, since replay folds
+    /// the objects a new constraint makes duplicates, and an index changes no stored value.
+    private static func constraintChanges(_ before: Schema.Entity, _ after: Schema.Entity) -> [Change] {
+        // The older schema's lists, with renamed properties under their newer names.
+        var renamed: [String: String] = [:]
+        for attribute in after.attributes {
+            if let earlier = match(attribute.name, attribute.originalName, in: before.attributes, \.name) {
+                renamed[earlier.name] = attribute.name
+            }
+        }
+        let rename = { (names: [String]) in names.map { renamed[$0] ?? $0 } }
+        var changes: [Change] = []
+        func compare(_ earlier: [[String]], _ later: [[String]], _ what: String, ordered: Bool) {
+            let normalize = { (names: [String]) in ordered ? names : names.sorted() }
+            let old = Set(earlier.map { normalize(rename($0)) })
+            let new = Set(later.map(normalize))
+            for names in later.map(normalize) where !old.contains(names) {
+                let list = names.joined(separator: ", ")
+                changes.append(
+                    Change(entity: after.name, property: nil, what: "\(what)(\(list)) added", isLightweight: true)
+                )
+            }
+            for names in earlier.map({ normalize(rename($0)) }) where !new.contains(names) {
+                let list = names.joined(separator: ", ")
+                changes.append(
+                    Change(entity: after.name, property: nil, what: "\(what)(\(list)) removed", isLightweight: true)
+                )
+            }
+        }
+        compare(before.uniquenessConstraints, after.uniquenessConstraints, "#Unique", ordered: false)
+        compare(before.indexes, after.indexes, "#Index", ordered: true)
         return changes
     }
 

@@ -45,6 +45,18 @@ package struct EntityTable: Sendable {
     /// An array rather than a dictionary keyed by attribute, so that updating one index in
     /// place never copies another.
     private(set) var uniqueIndexes: [UniqueIndex]
+    /// The unique constraints over several attributes in force (`#Unique`), each as attribute
+    /// indexes: the schema's, unless a replay is going through events recorded at a schema
+    /// whose constraints differ, as for ``uniqueAttributes``.
+    package private(set) var compositeUniques: [[Int]]
+    /// For each of ``compositeUniques``: the identifier holding each tuple of values. A tuple
+    /// with a `null` in it is not held to the constraint, and has no entry.
+    private var compositeIndexes: [[[AttributeValue]: UInt64]]
+    /// The sorted indexes `#Index` declares, one for each leading attribute (see
+    /// ``SortedIndex``).
+    var sortedIndexes: [SortedIndex]
+    /// Whether a sorted index has been built, and so follows the changes of objects.
+    private var followsChanges = false
     /// Attribute index by current name and by every original name.
     let attributeIndex: [String: Int]
     /// Relationship index by current name and by every original name.
@@ -85,6 +97,19 @@ package struct EntityTable: Sendable {
         uniqueAttributes = entity.attributes.indices.filter { entity.attributes[$0].isUnique }
         uniqueIndexes = Array(repeating: UniqueIndex(), count: uniqueAttributes.count)
         hashedUniqueAttribute = uniqueAttributes.count == 1 ? uniqueAttributes[0] : -1
+        compositeUniques = entity.uniquenessConstraints.compactMap { names in
+            let indexes = names.compactMap { attributes[$0] }
+            return indexes.count == names.count ? indexes : nil
+        }
+        compositeIndexes = Array(repeating: [:], count: compositeUniques.count)
+        var leading: [Int] = []
+        for index in entity.indexes {
+            guard let first = index.first, let attribute = attributes[first], !leading.contains(attribute) else {
+                continue
+            }
+            leading.append(attribute)
+        }
+        sortedIndexes = leading.map { SortedIndex(attribute: $0) }
         width = entity.attributes.count
         isToMany = entity.relationships.map(\.isToMany)
         toOne = Array(repeating: [], count: entity.relationships.count)
@@ -178,9 +203,30 @@ package struct EntityTable: Sendable {
         return equalityIndexes[attribute]?[value]?.sorted() ?? []
     }
 
+    /// The values of a composite unique constraint in `slot`, or `nil` when one is `null`.
+    private func compositeKey(_ position: Int, slot: Int) -> [AttributeValue]? {
+        var key: [AttributeValue] = []
+        key.reserveCapacity(compositeUniques[position].count)
+        for attribute in compositeUniques[position] {
+            let value = self.value(slot, attribute)
+            if value == .null { return nil }
+            key.append(value)
+        }
+        return key
+    }
+
+    /// Each composite unique index as values to identifier: for tests and checks.
+    package var compositeIndexContents: [[[AttributeValue]: UInt64]] {
+        compositeIndexes
+    }
+
     /// Adds the object in `slot` to the unique and equality indexes. In a unique index, it
     /// takes the place of any other object with an equal value.
     mutating func index(_ id: UInt64, slot: Int) {
+        for position in compositeUniques.indices {
+            guard let key = compositeKey(position, slot: slot) else { continue }
+            compositeIndexes[position][key] = id
+        }
         for position in uniqueAttributes.indices {
             let attribute = uniqueAttributes[position]
             let value = self.value(slot, attribute)
@@ -202,11 +248,11 @@ package struct EntityTable: Sendable {
     /// insert used to look it up and then add it. `hash`, when given, is that value's
     /// ``UniqueIndex/hash(_:)``, which a replay's predecoder computed.
     mutating func indexUnlessTaken(_ id: UInt64, slot: Int, hash knownHash: UInt32? = nil) -> UInt64? {
-        if uniqueAttributes.isEmpty {
+        if uniqueAttributes.isEmpty && compositeUniques.isEmpty {
             indexEqualities(id, slot: slot)
             return nil
         }
-        guard uniqueAttributes.count == 1 else {
+        guard uniqueAttributes.count == 1, compositeUniques.isEmpty else {
             if let holder = holderOfUniqueValue(in: slot, excluding: id) { return holder }
             index(id, slot: slot)
             return nil
@@ -241,11 +287,18 @@ package struct EntityTable: Sendable {
                     return holder
                 }
             }
+            for position in table.pointee.compositeUniques.indices {
+                guard let key = table.pointee.compositeKey(position, slot: slot),
+                    let holder = table.pointee.compositeIndexes[position][key], holder != id
+                else { continue }
+                return holder
+            }
             return nil
         }
     }
 
     private mutating func indexEqualities(_ id: UInt64, slot: Int) {
+        if followsChanges { noteChange(id) }
         for attribute in indexedAttributes {
             let value = self.value(slot, attribute)
             equalityIndexes[attribute]?[value, default: []].append(id)
@@ -260,6 +313,11 @@ package struct EntityTable: Sendable {
             guard value != .null else { continue }
             uniqueIndexes[position].remove(UniqueIndex.hash(value), slot: slot)
         }
+        for position in compositeUniques.indices {
+            guard let key = compositeKey(position, slot: slot), compositeIndexes[position][key] == id else { continue }
+            compositeIndexes[position][key] = nil
+        }
+        if followsChanges { noteChange(id) }
         for attribute in indexedAttributes {
             let value = self.value(slot, attribute)
             guard let position = equalityIndexes[attribute]?[value]?.firstIndex(of: id) else { continue }
@@ -268,16 +326,18 @@ package struct EntityTable: Sendable {
         }
     }
 
-    /// Puts in force the unique constraints on `attributes` and lifts the others.
+    /// Puts in force the unique constraints on `attributes` and on each tuple of `composites`,
+    /// and lifts the others.
     ///
     /// A lifted constraint's index is dropped. A constraint put in force starts with an empty
     /// index: the caller must index every live object again (``Projection/enforceConstraints(of:)``
     /// does, folding duplicates).
     ///
     /// - Returns: Whether a constraint was put in force.
-    mutating func enforceUnique(on attributes: [Int]) -> Bool {
+    mutating func enforceUnique(on attributes: [Int], composites: [[Int]] = []) -> Bool {
+        let addedComposite = enforceComposites(composites)
         let wanted = Set(attributes)
-        guard wanted != Set(uniqueAttributes) else { return false }
+        guard wanted != Set(uniqueAttributes) else { return addedComposite }
         var kept: [Int] = []
         var keptIndexes: [UniqueIndex] = []
         for (position, attribute) in uniqueAttributes.enumerated() where wanted.contains(attribute) {
@@ -287,14 +347,71 @@ package struct EntityTable: Sendable {
         let added = attributes.filter { !kept.contains($0) }
         uniqueAttributes = kept + added
         uniqueIndexes = keptIndexes + added.map { _ in UniqueIndex() }
+        return !added.isEmpty || addedComposite
+    }
+
+    /// ``enforceUnique(on:composites:)`` for the composite constraints.
+    ///
+    /// - Returns: Whether a constraint was put in force.
+    private mutating func enforceComposites(_ composites: [[Int]]) -> Bool {
+        let wanted = composites.map { $0.sorted() }
+        let current = compositeUniques.map { $0.sorted() }
+        guard Set(wanted) != Set(current) else { return false }
+        var kept: [[Int]] = []
+        var keptIndexes: [[[AttributeValue]: UInt64]] = []
+        for (position, constraint) in current.enumerated() where wanted.contains(constraint) {
+            kept.append(compositeUniques[position])
+            keptIndexes.append(compositeIndexes[position])
+        }
+        let added = zip(wanted, composites).filter { !current.contains($0.0) }.map(\.1)
+        compositeUniques = kept + added
+        compositeIndexes = keptIndexes + added.map { _ in [:] }
         return !added.isEmpty
     }
 
     /// Puts in force exactly the unique constraints on `attributes`, in that order, with empty
-    /// indexes: for a table loaded from a checkpoint, whose objects are indexed next.
+    /// indexes: for a table loaded from a checkpoint, whose objects are indexed next. The
+    /// composite constraints are the schema's, since a checkpoint is only loaded at the schema
+    /// it was written at.
     mutating func restoreUnique(_ attributes: [Int]) {
         uniqueAttributes = attributes
         uniqueIndexes = Array(repeating: UniqueIndex(), count: attributes.count)
+        compositeIndexes = Array(repeating: [:], count: compositeUniques.count)
+    }
+
+    // MARK: - Sorted indexes
+
+    /// Records that an object was indexed or unindexed, for the sorted indexes already built.
+    private mutating func noteChange(_ id: UInt64) {
+        for position in sortedIndexes.indices where sortedIndexes[position].isBuilt {
+            sortedIndexes[position].changed.insert(id)
+        }
+    }
+
+    /// The position in ``sortedIndexes`` of the index led by `attribute`, brought up to date
+    /// with the objects (built the first time), or `nil` when no index leads with it or its
+    /// values cannot be ordered as their properties are (see ``SortedIndex``).
+    ///
+    /// - Parameter slotOf: The slot of a live object of this table, by identifier.
+    mutating func sortedIndex(leadingWith attribute: Int, slotOf: (UInt64) -> Int?) -> Int? {
+        guard let position = sortedIndexes.firstIndex(where: { $0.attribute == attribute }) else { return nil }
+        if !sortedIndexes[position].isBuilt || sortedIndexes[position].changed.count * 4 > count {
+            var entries: [SortedIndex.Entry] = []
+            entries.reserveCapacity(count)
+            for (slot, id) in identifiers.enumerated() where id != 0 {
+                entries.append(SortedIndex.Entry(value: value(slot, attribute), id: id))
+            }
+            sortedIndexes[position].rebuild(from: entries)
+            followsChanges = true
+        } else if !sortedIndexes[position].changed.isEmpty {
+            var fresh: [SortedIndex.Entry] = []
+            for id in sortedIndexes[position].changed {
+                guard let slot = slotOf(id), slot < identifiers.count, identifiers[slot] == id else { continue }
+                fresh.append(SortedIndex.Entry(value: value(slot, attribute), id: id))
+            }
+            sortedIndexes[position].update(with: fresh)
+        }
+        return sortedIndexes[position].isOrderable ? position : nil
     }
 
     /// The live objects as identifier and slot, oldest identifier first.

@@ -12,6 +12,9 @@ extension Projection {
     /// to-one relationship of a newer object replaces the older one's, and the newer
     /// identifiers become aliases of the survivor, so that every reference reaches it.
     ///
+    /// Constraints over several attributes (`#Unique`) are put in force and folded the same
+    /// way, on the tuple of their values.
+    ///
     /// Attributes are matched by their current and former names; entities the recorded schema
     /// does not have keep their constraints.
     ///
@@ -27,7 +30,12 @@ extension Projection {
                 }
                 unique.append(index)
             }
-            guard tables[table].enforceUnique(on: unique) else { continue }
+            var composites: [[Int]] = []
+            for constraint in entity.uniquenessConstraints {
+                let indexes = constraint.compactMap { tables[table].attributeIndex[$0] }
+                if indexes.count == constraint.count, !composites.contains(indexes) { composites.append(indexes) }
+            }
+            guard tables[table].enforceUnique(on: unique, composites: composites) else { continue }
             foldDuplicates(in: table)
         }
     }
@@ -41,5 +49,56 @@ extension Projection {
                 fold(table, id, slot, into: holder)
             }
         }
+    }
+}
+
+extension Projection {
+    /// The objects of a table whose leading attribute of an `#Index` lies in `range`, in
+    /// ascending order of identifiers; `nil` when no index leads with the attribute or it
+    /// cannot answer (see ``SortedIndex``).
+    ///
+    /// - Complexity: O(log *n* + *k* log *k*) for *k* objects in the range, once the index is
+    ///   up to date.
+    mutating func indexedMatches(_ table: Int, attribute: Int, in range: IndexRange) -> [UInt64]? {
+        guard let position = upToDateSortedIndex(table, attribute) else { return nil }
+        let index = tables[table].sortedIndexes[position]
+        guard index.accepts(range) else { return nil }
+        return index.identifiers(at: index.positions(in: range)).sorted()
+    }
+
+    /// The objects among which the first `count` of a fetch sorted by a table's leading
+    /// attribute of an `#Index` are, in ascending order of identifiers: the first `count` in
+    /// the index's order (the last, when `ascending` is false) and those that tie with the last
+    /// of them; only those in `range`, when given. `nil` when no index leads with the attribute
+    /// or it cannot answer.
+    ///
+    /// - Complexity: O(log *n* + *k* log *k*) for the *k* objects returned.
+    mutating func indexedLeading(
+        _ table: Int,
+        attribute: Int,
+        count: Int,
+        ascending: Bool,
+        in range: IndexRange?
+    ) -> [UInt64]? {
+        guard let position = upToDateSortedIndex(table, attribute) else { return nil }
+        let index = tables[table].sortedIndexes[position]
+        let positions: Range<Int>
+        if let range {
+            guard index.accepts(range) else { return nil }
+            positions = index.positions(in: range)
+        } else {
+            positions = 0..<index.entries.count
+        }
+        return index.leading(count, of: positions, ascending: ascending).sorted()
+    }
+
+    /// Whether a table has an `#Index` led by the attribute.
+    package func hasSortedIndex(_ table: Int, attribute: Int) -> Bool {
+        tables[table].sortedIndexes.contains { $0.attribute == attribute }
+    }
+
+    private mutating func upToDateSortedIndex(_ table: Int, _ attribute: Int) -> Int? {
+        let slots = self.slots
+        return tables[table].sortedIndex(leadingWith: attribute) { slots.slot(of: $0) }
     }
 }

@@ -22,12 +22,23 @@ public struct _$ModelBinding<Model: PersistentModel>: Sendable {
     let entityName: String
     /// The persisted properties, in declaration order; a property's position is its index.
     let properties: [_$PropertyBinding<Model>]
+    /// The property names of each `#Unique` constraint the class declares, as written.
+    let uniquenessConstraints: [[String]]
+    /// The property names of each `#Index` the class declares, as written.
+    let indexes: [[String]]
     private let indexByName: [String: Int]
 
     /// Not API: called by the code `@Model` generates.
-    public init(entityName: String, properties: [_$PropertyBinding<Model>]) {
+    public init(
+        entityName: String,
+        properties: [_$PropertyBinding<Model>],
+        uniquenessConstraints: [[String]] = [],
+        indexes: [[String]] = []
+    ) {
         self.entityName = entityName
         self.properties = properties
+        self.uniquenessConstraints = uniquenessConstraints
+        self.indexes = indexes
         self.indexByName = Dictionary(
             properties.enumerated().map { ($0.element.name, $0.offset) },
             uniquingKeysWith: { first, _ in first }
@@ -42,8 +53,15 @@ public struct _$ModelBinding<Model: PersistentModel>: Sendable {
     /// The entity as the model type declares it: attributes, and relationships with their
     /// explicit inverses only.
     ///
+    /// A `#Unique` constraint over one property becomes that property's `unique` option, so
+    /// that it is in every way the constraint `@Attribute(.unique)` declares; a constraint over
+    /// several properties stays a constraint of the entity.
+    ///
     /// Reads the entity names of relationship targets, so it must not run during the static
     /// initialisation of another binding.
+    ///
+    /// - Throws: ``SchemaError/Code/invalidUniqueConstraint`` for a constraint or an index that
+    ///   names no persisted property.
     func declaredEntity() throws(SchemaError) -> DeclaredEntity {
         var attributes: [Schema.Attribute] = []
         var relationships: [DeclaredRelationship] = []
@@ -55,7 +73,30 @@ public struct _$ModelBinding<Model: PersistentModel>: Sendable {
                 relationships.append(try access.declaration(entityName: entityName))
             }
         }
-        return DeclaredEntity(name: entityName, attributes: attributes, relationships: relationships)
+        var composite: [[String]] = []
+        for constraint in uniquenessConstraints {
+            let names = constraint.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            guard names.count == 1 else {
+                composite.append(names)
+                continue
+            }
+            if let attribute = attributes.firstIndex(where: { $0.name == names[0] }) {
+                if !attributes[attribute].isUnique { attributes[attribute].options.append(.unique) }
+            } else if let relationship = relationships.firstIndex(where: { $0.relationship.name == names[0] }) {
+                if !relationships[relationship].relationship.isUnique {
+                    relationships[relationship].relationship.options.append(.unique)
+                }
+            } else {
+                composite.append(names)
+            }
+        }
+        return DeclaredEntity(
+            name: entityName,
+            attributes: attributes,
+            relationships: relationships,
+            uniquenessConstraints: composite,
+            indexes: indexes
+        )
     }
 }
 
@@ -220,6 +261,11 @@ struct DeclaredEntity: Sendable {
     let name: String
     let attributes: [Schema.Attribute]
     let relationships: [DeclaredRelationship]
+    /// `#Unique` constraints over several properties (or naming no property, which validation
+    /// reports).
+    var uniquenessConstraints: [[String]] = []
+    /// `#Index` declarations.
+    var indexes: [[String]] = []
 }
 
 /// A relationship as declared: its explicit inverse, if any, is not resolved yet.

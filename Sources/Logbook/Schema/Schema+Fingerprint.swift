@@ -33,6 +33,17 @@ extension Schema {
     /// type         = byte(tag) [payload]     see `Schema.AttributeType.fingerprintTag`
     /// ```
     ///
+    /// When an entity has unique constraints over several properties (`#Unique`) or indexes
+    /// (`#Index`), a section follows the entities; a schema without any has none, so its
+    /// fingerprint is the one it had before these existed. Entities are in the order above;
+    /// those with neither are left out.
+    ///
+    /// ```
+    /// section      = string("logbook-constraints-1") count(entities) constraints*
+    /// constraints  = string(name) count(unique) names* count(indexes) names*
+    /// names        = count(names) string(name)*
+    /// ```
+    ///
     /// ## Topics
     ///
     /// ### Reading a fingerprint
@@ -137,6 +148,22 @@ extension Schema {
                 encoder.optional(relationship.originalName) { $0.string($1) }
                 encoder.options(relationship.options.map(\.canonicalName))
                 encoder.optional(relationship.hashModifier) { $0.string($1) }
+            }
+        }
+        let constrained = entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
+            .filter { !$0.uniquenessConstraints.isEmpty || !$0.indexes.isEmpty }
+        if !constrained.isEmpty {
+            encoder.string("logbook-constraints-1")
+            encoder.count(constrained.count)
+            for entity in constrained {
+                encoder.string(entity.name)
+                for lists in [entity.uniquenessConstraints, entity.indexes] {
+                    encoder.count(lists.count)
+                    for names in lists {
+                        encoder.count(names.count)
+                        for name in names { encoder.string(name) }
+                    }
+                }
             }
         }
         return encoder.bytes

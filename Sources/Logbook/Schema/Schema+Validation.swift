@@ -114,7 +114,13 @@ func resolveInverses(_ declared: [DeclaredEntity]) throws(SchemaError) -> [Schem
             relationship.inverseName = inverses[reference]?.name
             return relationship
         }
-        return Schema.Entity(name: entity.name, attributes: entity.attributes, relationships: resolved)
+        return Schema.Entity(
+            name: entity.name,
+            attributes: entity.attributes,
+            relationships: resolved,
+            uniquenessConstraints: entity.uniquenessConstraints,
+            indexes: entity.indexes
+        )
     }
 }
 
@@ -169,6 +175,52 @@ extension Schema {
             }
             for relationship in entity.relationships {
                 try validate(relationship, of: entity, entityNames: names)
+            }
+            try validateConstraintsAndIndexes(of: entity)
+        }
+    }
+
+    /// Checks that each constraint over several properties names attributes that are not
+    /// arrays, and that each index names attributes.
+    private func validateConstraintsAndIndexes(of entity: Entity) throws(SchemaError) {
+        for constraint in entity.uniquenessConstraints {
+            let spelled = "#Unique(" + constraint.joined(separator: ", ") + ")"
+            for name in constraint {
+                if let attribute = entity.attribute(named: name) {
+                    if case .array = attribute.type.nonOptional {
+                        throw SchemaError(
+                            .invalidUniqueConstraint,
+                            "'\(spelled)' names '\(name)', an array; a unique constraint takes single values",
+                            entity: entity.name,
+                            property: name
+                        )
+                    }
+                } else if entity.relationship(named: name) != nil {
+                    throw SchemaError(
+                        .invalidUniqueConstraint,
+                        "'\(spelled)' names the relationship '\(name)'; a unique constraint over several "
+                            + "properties takes attributes only (a to-one relationship can be unique alone)",
+                        entity: entity.name,
+                        property: name
+                    )
+                } else {
+                    throw SchemaError(
+                        .invalidUniqueConstraint,
+                        "'\(spelled)' names '\(name)', which is not a persisted property",
+                        entity: entity.name,
+                        property: name
+                    )
+                }
+            }
+        }
+        for index in entity.indexes {
+            for name in index where entity.attribute(named: name) == nil {
+                throw SchemaError(
+                    .invalidIndex,
+                    "'#Index(\(index.joined(separator: ", ")))' names '\(name)', which is not a persisted attribute",
+                    entity: entity.name,
+                    property: name
+                )
             }
         }
     }

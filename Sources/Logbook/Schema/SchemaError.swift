@@ -39,6 +39,7 @@ public struct SchemaError: Error, Sendable, CustomStringConvertible {
             case ambiguousInverse
             case invalidInverse
             case invalidUniqueConstraint
+            case invalidIndex
             case invalidModelCount
             case duplicateOriginalName
             case duplicateProperty
@@ -67,6 +68,8 @@ public struct SchemaError: Error, Sendable, CustomStringConvertible {
         /// A unique constraint is on a property that cannot be unique: an attribute that is not
         /// numeric, `String` or `UUID`, or a to-many relationship.
         public static let invalidUniqueConstraint = Code(.invalidUniqueConstraint)
+        /// An `#Index` names something other than a persisted attribute.
+        public static let invalidIndex = Code(.invalidIndex)
         /// A relationship's minimum or maximum model count is negative, inconsistent, or set on
         /// a to-one relationship.
         public static let invalidModelCount = Code(.invalidModelCount)
@@ -155,6 +158,8 @@ extension SchemaError {
     public static let invalidInverse = Code.invalidInverse
     /// See ``Code/invalidUniqueConstraint``.
     public static let invalidUniqueConstraint = Code.invalidUniqueConstraint
+    /// See ``Code/invalidIndex``.
+    public static let invalidIndex = Code.invalidIndex
     /// See ``Code/invalidModelCount``.
     public static let invalidModelCount = Code.invalidModelCount
     /// See ``Code/duplicateOriginalName``.

@@ -136,6 +136,13 @@ struct EventPrinter {
             json.beginArray()
             for entity in record.schema.entities { json.string(entity.name) }
             json.endArray()
+            let constraints = record.schema.constraintLines
+            if !constraints.isEmpty {
+                json.key("constraints")
+                json.beginArray()
+                for line in constraints { json.string(line) }
+                json.endArray()
+            }
         case .insert(let change):
             writeChange(change.entity, change.id, change.attributes, change.toOne)
         case .update(let change):
@@ -206,8 +213,9 @@ struct EventPrinter {
         let head = "\(sequence)\t\(version)\t\(Self.kind(event))"
         switch event {
         case .schema(let record):
+            let constraints = record.schema.constraintLines.map { ", \($0)" }.joined()
             return
-                "\(head)\tversion \(record.version), fingerprint \(record.fingerprint.prefix(16)), entities \(record.schema.entities.map(\.name).joined(separator: ", "))"
+                "\(head)\tversion \(record.version), fingerprint \(record.fingerprint.prefix(16)), entities \(record.schema.entities.map(\.name).joined(separator: ", "))\(constraints)"
         case .insert(let change):
             return "\(head)\t\(change.entity)#\(change.id)\t" + Self.fields(change.attributes, change.toOne)
         case .update(let change):
