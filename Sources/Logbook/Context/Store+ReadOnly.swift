@@ -49,7 +49,15 @@ extension Store {
         guard case .follower(let reader) = sink else { return }
         try state.withLock { (state) throws(LogbookError) in
             if let failure = state.readFailure { throw failure }
-            var cursor = reader.batches(from: state.projection.lastSequence + 1)
+            // From where the last catch-up stopped: starting from a sequence number would read
+            // every batch header of the segment again at each fetch.
+            var cursor =
+                if let point = state.followPoint, point.nextSequence == state.projection.lastSequence + 1 {
+                    reader.batches(resumingAt: point)
+                } else {
+                    reader.batches(from: state.projection.lastSequence + 1)
+                }
+            defer { state.followPoint = cursor.resumePoint ?? state.followPoint }
             var applied = false
             defer {
                 if applied {

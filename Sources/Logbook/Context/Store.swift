@@ -29,6 +29,8 @@ final class Store: Sendable {
         var recorded = Replayed()
         /// Why a read-only store stopped following its log, which every later catch-up throws.
         var readFailure: LogbookError?
+        /// Where a read-only store's last catch-up stopped reading.
+        var followPoint: BatchCursor.ResumePoint?
     }
 
     /// What a replay found besides the objects.

@@ -121,11 +121,30 @@ struct ReadOnlyContainerTests {
         let before = try listing(store.url.path)
         let reading = ModelContext(try follower(store.url))
         #expect(try names(reading) == ["One", "Two"])
+        // Twice: the second fetch resumes where the first stopped, at the torn batch.
+        #expect(try names(reading) == ["One", "Two"])
         #expect(try listing(store.url.path) == before, "the tail is neither cut off nor quarantined")
         // The next writer cuts it off and appends; the follower reads on.
         let writing = try writer(store.url)
         try save(["Three"], in: writing)
         #expect(try names(reading) == ["One", "Three", "Two"])
+    }
+
+    @Test func aFollowerReadsOnAcrossSegmentRolls() throws {
+        let store = TestStore(.disk)
+        var configuration = ModelConfiguration(url: store.url, durability: .relaxed)
+        configuration.segmentSize = 1_024
+        let writing = try ModelContainer(for: Trip.self, configurations: configuration)
+        try save(["Trip 00"], in: writing)
+        let reading = ModelContext(try follower(store.url))
+        var expected = ["Trip 00"]
+        for index in 1..<30 {
+            let name = index < 10 ? "Trip 0\(index)" : "Trip \(index)"
+            try save([name], in: writing)
+            expected.append(name)
+            #expect(try names(reading) == expected, "after save \(index)")
+        }
+        #expect(try LogReader(directory: store.url.path).segments().count > 3, "the log rolled over")
     }
 
     @Test func aFollowerFollowsAStoreThatHasNoBatchYetAndCreatesNone() throws {
