@@ -82,8 +82,9 @@ public struct ModelConfiguration: Sendable {
     /// A container opened as of a token does not allow saving, whatever ``allowsSave`` says,
     /// and takes no writer lock. Opening it throws ``LogbookError/Code/invalidArgument`` for a
     /// token past the end of the log or one that does not end a transaction (both named, with
-    /// the last token), and ``LogbookError/Code/schemaMismatch`` when the store's schema at the
-    /// token is not the models' (it cannot migrate). See <doc:History>.
+    /// the last token) and for a store in memory, which keeps no history, and
+    /// ``LogbookError/Code/schemaMismatch`` when the store's schema at the token is not the
+    /// models' (it cannot migrate). See <doc:History>.
     public var asOf: DefaultHistoryToken?
     /// When a save reaches the disk.
     public var durability: Durability

@@ -127,6 +127,12 @@ public final class ModelContainer: Sendable {
         self.schema = schema
         self.configurations = [configuration]
         self.allowsSave = configuration.allowsSave && configuration.asOf == nil
+        if configuration.isStoredInMemoryOnly, let token = configuration.asOf {
+            throw LogbookError(
+                .invalidArgument,
+                "an in-memory store keeps no history, so it cannot be opened as of the token \(token): open the container with ModelConfiguration(url:)"
+            )
+        }
         if !configuration.isStoredInMemoryOnly && !allowsSave {
             // A read-only store is its container's own: it shares nothing with a writer's.
             self.store = try Self.openReadOnly(schema, plan, configuration)

@@ -91,6 +91,16 @@ struct AsOfTests {
         #expect(zero.code == .invalidArgument)
     }
 
+    @Test func anInMemoryStoreCannotBeOpenedAsOfAToken() throws {
+        var configuration = ModelConfiguration(isStoredInMemoryOnly: true)
+        configuration.asOf = DefaultHistoryToken(sequence: 1)
+        let error = try #require(throws: LogbookError.self) {
+            try ModelContainer(for: Trip.self, configurations: configuration)
+        }
+        #expect(error.code == .invalidArgument)
+        #expect(error.message.contains("as of the token 1"))
+    }
+
     @Test func aTokenInsideATransactionThrowsNamingTheTransactionsToken() throws {
         let store = TestStore(.disk)
         let context = ModelContext(try store.container())
