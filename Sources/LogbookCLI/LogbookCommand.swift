@@ -14,7 +14,7 @@ struct LogbookCommand: ParsableCommand {
         subcommands: [
             Demo.self, Info.self, Dump.self, History.self, Replay.self, Tail.self, Verify.self, Salvage.self,
             Checkpoint.self,
-            AppendLoop.self,
+            AppendLoop.self, SaveLoop.self,
             MeasureLog.self,
             MigrateSlowly.self, SampleStore.self, MeasureMigration.self, MeasureTrips.self, MeasureOpen.self,
         ]

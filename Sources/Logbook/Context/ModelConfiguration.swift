@@ -24,6 +24,7 @@ import Logging
 /// - ``url``
 /// - ``isStoredInMemoryOnly``
 /// - ``allowsSave``
+/// - ``asOf``
 /// - ``durability``
 /// - ``Durability``
 /// - ``damagedTailPolicy``
@@ -54,11 +55,37 @@ public struct ModelConfiguration: Sendable {
     public var url: URL
     /// Whether the store lives in memory only and writes no file.
     public var isStoredInMemoryOnly: Bool
-    /// Whether contexts may save. A container that does not allow saving opens the store without
-    /// writing to it, but still takes the store's writer lock. The one exception is a
-    /// migration: opening a store written with earlier models, through a plan or automatically
-    /// (see <doc:Migrations>), appends the migration's batch whatever this setting says.
+    /// Whether contexts may save.
+    ///
+    /// A container on disk that does not allow saving is a *read-only follower* of the store:
+    /// it takes no writer lock, so it opens while another process (or a container of this one)
+    /// writes, and any number of followers may run. It reads the log as it is, and each fetch
+    /// first applies the batches the writer appended since (a batch still being written is not
+    /// there yet). It writes nothing in the store's directory: no recovery, no checkpoint.
+    /// ``ModelContext/save()``, ``ModelContainer/deleteAllData()`` and
+    /// ``ModelContainer/checkpoint()`` throw ``LogbookError/Code/saveNotAllowed``.
+    ///
+    /// A follower cannot migrate: opening a store whose latest schema is not the models' throws
+    /// ``LogbookError/Code/schemaMismatch`` naming both versions, and so does the fetch that
+    /// meets a schema the writer recorded later. See <doc:ConcurrencyAndServerUse>.
     public var allowsSave: Bool
+    /// Opens the store read-only as it was at a history token: fetches see the batches up to
+    /// and including the transaction of `asOf`, and never the later ones. `nil` (the default)
+    /// opens the store as it is.
+    ///
+    /// ```swift
+    /// var configuration = ModelConfiguration(url: storeURL)
+    /// configuration.asOf = lastMonthsToken
+    /// let then = try ModelContainer(for: Trip.self, configurations: configuration)
+    /// ```
+    ///
+    /// A container opened as of a token does not allow saving, whatever ``allowsSave`` says,
+    /// and takes no writer lock. Opening it throws ``LogbookError/Code/invalidArgument`` for a
+    /// token past the end of the log or one that does not end a transaction (both named, with
+    /// the last token) and for a store in memory, which keeps no history, and
+    /// ``LogbookError/Code/schemaMismatch`` when the store's schema at the token is not the
+    /// models' (it cannot migrate). See <doc:History>.
+    public var asOf: DefaultHistoryToken?
     /// When a save reaches the disk.
     public var durability: Durability
     /// What opening the store does when the last batch of the log is damaged rather than torn:

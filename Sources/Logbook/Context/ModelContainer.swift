@@ -10,7 +10,7 @@ import Foundation
 /// let context = ModelContext(container)
 /// ```
 ///
-/// Creating a container opens the store (taking its writer lock), checks it, and replays its
+/// Creating a container opens the store (taking its writer lock, unless it is read-only), checks it, and replays its
 /// log into memory. `ModelContainer(for: Trip.self)` registers every model reachable from
 /// `Trip` through relationships. A container is `Sendable`: share it between isolation domains
 /// and give each its own ``ModelContext``.
@@ -37,6 +37,11 @@ import Foundation
 /// Stores in memory are never shared: each such container has its own. Another process that
 /// opens the store while a container of this one has it open is refused
 /// (``LogbookError/Code/storeLocked``).
+///
+/// A container whose configuration does not allow saving (or reads as of a token) is the
+/// exception: it is a read-only follower, which takes no lock, shares nothing and keeps its own
+/// objects, and opens in any process while another writes (see
+/// ``ModelConfiguration/allowsSave``).
 ///
 /// ## Topics
 ///
@@ -81,7 +86,10 @@ public final class ModelContainer: Sendable {
     ///     automatically when every change is lightweight (see <doc:Migrations>).
     ///   - configurations: Where the store lives; the first configuration is used. Defaults
     ///     to `default.store` in the current directory.
-    /// - Throws: ``LogbookError`` when the store is locked by another process
+    /// - Throws: ``LogbookError`` when there is no store at the URL of a read-only
+    ///   configuration (``LogbookError/Code/notAStore``), or its schema is not the models'
+    ///   (``LogbookError/Code/schemaMismatch``: a read-only container cannot migrate); when the
+    ///   store is locked by another process
     ///   (``LogbookError/Code/storeLocked``), damaged (``LogbookError/Code/corruption``, naming
     ///   segment and byte offset; a damaged last batch or a log that ends before the point the
     ///   store recorded as durable also names the sequence numbers at risk, unless the
@@ -118,7 +126,19 @@ public final class ModelContainer: Sendable {
         let schema = plan?.current ?? schema
         self.schema = schema
         self.configurations = [configuration]
-        self.allowsSave = configuration.allowsSave
+        self.allowsSave = configuration.allowsSave && configuration.asOf == nil
+        if configuration.isStoredInMemoryOnly, let token = configuration.asOf {
+            throw LogbookError(
+                .invalidArgument,
+                "an in-memory store keeps no history, so it cannot be opened as of the token \(token): open the container with ModelConfiguration(url:)"
+            )
+        }
+        if !configuration.isStoredInMemoryOnly && !allowsSave {
+            // A read-only store is its container's own: it shares nothing with a writer's.
+            self.store = try Self.openReadOnly(schema, plan, configuration)
+            self.registration = nil
+            return
+        }
         guard !configuration.isStoredInMemoryOnly else {
             self.store = try Self.open(schema, plan, configuration)
             self.registration = nil

@@ -60,6 +60,7 @@ extension ModelContext {
         _ expression: Expression,
         _: T.Type
     ) throws -> (answered: Bool, model: AnyObject?) {
+        try store.catchUp()
         guard isReadyForUniqueMatch else { return (false, nil) }
         return try withMapping(for: T.self) { mapping in
             guard let (attribute, value) = equality(expression, mapping: mapping, in: T.self) else {
@@ -77,6 +78,7 @@ extension ModelContext {
         _ value: AttributeValue,
         _: T.Type
     ) throws -> (answered: Bool, model: AnyObject?) {
+        try store.catchUp()
         guard isReadyForUniqueMatch else { return (false, nil) }
         // The mapping lent, not retained: a retain and a release were a tenth of this function.
         return try withMapping(for: T.self) { mapping in
@@ -172,6 +174,7 @@ extension ModelContext {
     /// Every other fetch: see ``fetch(_:)``.
     @usableFromInline
     func _fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        try store.catchUp()
         if descriptor.fetchLimit != nil, let first = try firstOnStoredValues(descriptor) { return first }
         var (models, judgedOnStoredValues, sorted) = try candidates(descriptor)
         if let predicate = descriptor.predicate, !judgedOnStoredValues {
@@ -197,6 +200,7 @@ extension ModelContext {
     ///
     /// - Throws: See ``fetch(_:)``.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        try store.catchUp()
         if descriptor.predicate == nil, descriptor.fetchOffset == nil, descriptor.fetchLimit == nil,
             !descriptor.includePendingChanges || (inserted.isEmpty && deleted.isEmpty)
         {
@@ -221,6 +225,7 @@ extension ModelContext {
     /// - Throws: See ``fetch(_:)``.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier]
     {
+        try store.catchUp()
         if let identifiers = identifiersOnStoredValues(descriptor) {
             let entity = mapping(for: T.self).entityName
             return identifiers.map { PersistentIdentifier(entityName: entity, number: $0) }

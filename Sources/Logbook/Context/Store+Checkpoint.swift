@@ -11,6 +11,33 @@ extension Store {
         var logBytes: UInt64 = 0
     }
 
+    /// The log a checkpoint is loaded for: a writer's, or a read-only container's.
+    struct CheckpointSource {
+        var directory: String
+        var syscalls: any Syscalls
+        var maximumBatchSize: Int
+        /// The log's last sequence number, when the writer knows it; a read-only container
+        /// relies on the check of the batch the checkpoint names.
+        var logEnd: UInt64?
+        /// The last sequence number the open may hold: a checkpoint after it is skipped.
+        var limit: UInt64 = .max
+
+        init(_ log: EventLog) {
+            directory = log.directory
+            syscalls = log.configuration.syscalls
+            maximumBatchSize = log.configuration.maximumBatchSize
+            logEnd = log.nextSequence &- 1
+        }
+
+        init(readOnly reader: LogReader, limit: UInt64) {
+            directory = reader.directory
+            syscalls = reader.syscalls
+            maximumBatchSize = reader.maximumBatchSize
+            logEnd = nil
+            self.limit = limit
+        }
+    }
+
     // MARK: - Loading
 
     /// Loads the newest checkpoint of the store that passes its checks into `state`, and
@@ -22,13 +49,13 @@ extension Store {
     ///   sound checkpoint ends at, or holds another batch there: acknowledged saves were lost.
     ///   ``LogbookError/Code/outOfMemory`` when the checkpoint's values do not fit.
     static func startFromCheckpoint(
-        of log: EventLog,
+        of log: CheckpointSource,
         schema: Schema,
         history: [Schema],
         into state: inout State,
         logger: Logger
     ) throws(LogbookError) -> CheckpointStart {
-        let syscalls = log.configuration.syscalls
+        let syscalls = log.syscalls
         let entries: [CheckpointFiles.Entry]
         do throws(LogbookError) {
             entries = try CheckpointFiles.list(in: log.directory, syscalls: syscalls)
@@ -55,6 +82,13 @@ extension Store {
                 continue
             }
             let header = reader.header
+            guard header.sequence <= log.limit else {
+                logger.debug(
+                    "skipped checkpoint \(entry.path): it is after sequence \(log.limit)",
+                    metadata: ["checkpoint": "\(entry.path)"]
+                )
+                continue
+            }
             guard header.sequence == entry.sequence else {
                 ignore("its header says sequence \(header.sequence), its name \(entry.sequence)")
                 continue
@@ -104,11 +138,13 @@ extension Store {
     }
 
     /// Checks that the log reaches the batch a checkpoint ends at, with its checksum.
-    private static func checkLog(of log: EventLog, reaches header: CheckpointHeader, path: String) throws(LogbookError)
-    {
+    private static func checkLog(
+        of log: CheckpointSource,
+        reaches header: CheckpointHeader,
+        path: String
+    ) throws(LogbookError) {
         let point = header.point(source: path)
-        let logEnd = log.nextSequence &- 1
-        guard logEnd >= header.sequence else {
+        if let logEnd = log.logEnd, logEnd < header.sequence {
             throw LogbookError(
                 .corruption,
                 "the log ends at sequence \(logEnd), before the batch at \(point): acknowledged saves are missing; nothing was changed; run `logbook salvage` to copy the sound batches to a new store",
@@ -116,11 +152,11 @@ extension Store {
                 sequence: logEnd &+ 1
             )
         }
-        let segments = try SegmentDirectory.segments(in: log.directory, syscalls: log.configuration.syscalls)
+        let segments = try SegmentDirectory.segments(in: log.directory, syscalls: log.syscalls)
         try DurablePointCheck(point).checkInPlace(
             segments: segments,
-            maximumBatchSize: log.configuration.maximumBatchSize,
-            syscalls: log.configuration.syscalls
+            maximumBatchSize: log.maximumBatchSize,
+            syscalls: log.syscalls
         )
     }
 

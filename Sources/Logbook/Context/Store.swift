@@ -27,6 +27,10 @@ final class Store: Sendable {
         var spareInserts: DirectInserts?
         /// The schema records and migration markers of the log so far, for checkpoints.
         var recorded = Replayed()
+        /// Why a read-only store stopped following its log, which every later catch-up throws.
+        var readFailure: LogbookError?
+        /// Where a read-only store's last catch-up stopped reading.
+        var followPoint: BatchCursor.ResumePoint?
     }
 
     /// What a replay found besides the objects.
@@ -60,6 +64,12 @@ final class Store: Sendable {
         /// Kept in ``captured``: the context of a migration stage, whose changes are written
         /// together with the stage's marker.
         case capture
+        /// Nowhere: a read-only container's store, which reads the log without the writer's
+        /// lock and catches up with the batches the writer appends (``catchUp()``).
+        case follower(LogReader)
+        /// Nowhere: a store opened as of a token, which holds the batches up to `sequence` and
+        /// never reads on.
+        case snapshot(LogReader, at: UInt64)
     }
 
     let schema: Schema
@@ -89,10 +99,10 @@ final class Store: Sendable {
     let checkpoints: CheckpointSchedule
     /// The schemas before ``schema``, oldest first.
     let history: [Schema]
-    private let state: Locked<State>
+    let state: Locked<State>
     /// ``State/generation``, readable without the lock: every fetch compares it with the
     /// generation its context has seen.
-    private let published = Atomic<UInt64>(0)
+    let published = Atomic<UInt64>(0)
     /// Where large batches are appended: see ``commit(_:)``.
     private let appendQueue = DispatchQueue(label: "Logbook log append")
     /// The names the inserts of a save spell, encoded once.
@@ -112,6 +122,24 @@ final class Store: Sendable {
     var log: EventLog? {
         if case .log(let log) = sink { return log }
         return nil
+    }
+
+    /// A reader of the store's log, whether this store writes it or only reads it; `nil` in
+    /// memory and in a migration stage.
+    var reader: LogReader? {
+        switch sink {
+        case .log(let log): log.reader()
+        case .follower(let reader), .snapshot(let reader, _): reader
+        case .memory, .capture: nil
+        }
+    }
+
+    /// Whether the store only reads its log: a follower's or a snapshot's.
+    var isReadOnly: Bool {
+        switch sink {
+        case .follower, .snapshot: true
+        case .log, .memory, .capture: false
+        }
     }
 
     /// Opens the store of a configuration and replays it at `schema`.
@@ -142,6 +170,36 @@ final class Store: Sendable {
             logConfiguration.syscalls = configuration.syscalls
             logConfiguration.segmentSize = configuration.segmentSize
             logConfiguration.damagedTailPolicy = configuration.damagedTailPolicy
+            if !configuration.allowsSave || configuration.asOf != nil {
+                // A read-only store: no lock, no recovery, nothing written (see ReadOnlyStore).
+                let reader = LogReader(directory: directory, syscalls: configuration.syscalls)
+                _ = try reader.segments()
+                let limit = configuration.asOf?.sequence
+                self.sink = limit.map { .snapshot(reader, at: $0) } ?? .follower(reader)
+                self.saveSignal = SaveSignal.shared(for: directory)
+                self.location = directory
+                let start = try Self.startFromCheckpoint(
+                    of: CheckpointSource(readOnly: reader, limit: limit ?? .max),
+                    schema: schema,
+                    history: history,
+                    into: &state,
+                    logger: configuration.logger
+                )
+                self.replayed = try Self.replay(
+                    reader,
+                    from: start.first,
+                    startingWith: start.replayed,
+                    through: limit ?? .max,
+                    into: &state,
+                    fingerprint: fingerprint
+                )
+                checkpointedLogBytes = start.logBytes
+                self.history = history
+                self.state = Locked(state)
+                self.checkpointInterval = 0
+                self.lastCheckpoint = Locked(checkpointedLogBytes)
+                return
+            }
             let log = try EventLog(directory: directory, configuration: logConfiguration)
             self.sink = .log(log)
             self.saveSignal = SaveSignal.shared(for: log.reader().directory)
@@ -150,7 +208,7 @@ final class Store: Sendable {
             // (`adopt(_:lastSequence:)`, `appendMigration(_:final:)`).
             if replay {
                 let start = try Self.startFromCheckpoint(
-                    of: log,
+                    of: CheckpointSource(log),
                     schema: schema,
                     history: history,
                     into: &state,
@@ -205,7 +263,7 @@ final class Store: Sendable {
         var start = CheckpointStart()
         if let log, reader != nil {
             start = try Self.startFromCheckpoint(
-                of: log,
+                of: CheckpointSource(log),
                 schema: schema,
                 history: history,
                 into: &state,
@@ -233,7 +291,7 @@ final class Store: Sendable {
     /// - Parameters:
     ///   - first: The first sequence number to replay: after a checkpoint's, whose state
     ///     `state` holds and whose schema records `initial` holds.
-    private static func replay(
+    static func replay(
         _ reader: LogReader?,
         from first: UInt64 = 1,
         startingWith initial: Replayed = Replayed(),
@@ -277,7 +335,7 @@ final class Store: Sendable {
 
     /// Applies one replayed event: schema records and markers to `replayed`, changes to the
     /// projection.
-    private static func apply(
+    static func apply(
         _ envelope: EventEnvelope,
         to state: inout State,
         _ replayed: inout Replayed
@@ -298,7 +356,7 @@ final class Store: Sendable {
 
     /// The current schema counts as recorded only if it is the latest one: after a migration
     /// away from it and back, it must be recorded again before new events use it.
-    private static func noteCurrentSchema(_ replayed: Replayed, in state: inout State, fingerprint: String) {
+    static func noteCurrentSchema(_ replayed: Replayed, in state: inout State, fingerprint: String) {
         guard let latest = replayed.latest else { return }
         state.currentSchemaNumber = latest.fingerprint == fingerprint ? latest.number : nil
     }
@@ -461,6 +519,12 @@ final class Store: Sendable {
                     )
                 }
             case .memory: break
+            case .follower, .snapshot:
+                throw LogbookError(
+                    .saveNotAllowed,
+                    "the store \(location) is open read-only: its container's configuration does not allow saving",
+                    path: location
+                )
             case .capture:
                 if let schemaRecord { state.captured.append(schemaRecord) }
                 var payload = BatchPayload()

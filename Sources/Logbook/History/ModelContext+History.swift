@@ -39,6 +39,8 @@ extension ModelContext {
         )
         while let batch = try cursor.next() {
             if let limit, transactions.count >= limit { break }
+            // A store opened as of a token has no history after it.
+            if let last = store.readLimit, batch.firstSequence > last { break }
             if let predicate = descriptor.predicate {
                 guard try predicate.evaluate(try reader.header(of: batch)) else { continue }
             }
@@ -62,7 +64,7 @@ extension ModelContainer {
     ///
     /// - Throws: ``LogbookError/Code/invalidArgument`` for an in-memory store.
     func historyReader() throws(LogbookError) -> HistoryReader {
-        guard store.log != nil else {
+        guard store.reader != nil else {
             throw LogbookError(
                 .invalidArgument,
                 "an in-memory store keeps no history: open the container with ModelConfiguration(url:) to read its transactions"

@@ -23,6 +23,12 @@ package struct LogReader: Sendable {
         BatchCursor(reader: self, from: sequence)
     }
 
+    /// A cursor that goes on where an earlier one stopped (``BatchCursor/resumePoint``),
+    /// without reading the batches before it again: how a read-only store catches up.
+    package func batches(resumingAt point: BatchCursor.ResumePoint) -> BatchCursor {
+        BatchCursor(reader: self, resumingAt: point)
+    }
+
     /// A cursor over the batches that may hold schema records, up to the one that holds
     /// `sequence`: every version 1 batch, and the later ones that flag a schema record
     /// (``LogFormat/flagSchemaRecord``). The others are checksummed, not decompressed.
@@ -53,11 +59,34 @@ package struct BatchCursor {
     /// being written by another process, or one torn by a crash.
     package private(set) var incompleteTail: LogDamage?
 
+    /// Where a cursor stopped: the segment it was reading and the offset of the batch after
+    /// the last one it returned, which holds `nextSequence` once written.
+    package struct ResumePoint: Sendable, Hashable {
+        package var segment: SegmentFile
+        package var offset: Int64
+        package var nextSequence: UInt64
+    }
+
+    /// Where the batch after the last one returned begins, or `nil` before the first
+    /// ``next()`` and in a log with no segment.
+    package var resumePoint: ResumePoint? {
+        guard let (segment, scanner) = current, let expected else { return nil }
+        return ResumePoint(segment: segment, offset: scanner.offset, nextSequence: expected)
+    }
+
+    /// Where to start instead of looking for the batch of ``start``.
+    private var resume: ResumePoint?
+
     init(reader: LogReader, from sequence: UInt64, through last: UInt64 = .max, onlySchemaRecords: Bool = false) {
         self.reader = reader
         self.start = sequence
         self.last = last
         self.onlySchemaRecords = onlySchemaRecords
+    }
+
+    init(reader: LogReader, resumingAt point: ResumePoint) {
+        self.init(reader: reader, from: point.nextSequence)
+        self.resume = point
     }
 
     /// The next batch, or `nil` when there is none yet.
@@ -67,7 +96,12 @@ package struct BatchCursor {
     package mutating func next() throws(LogbookError) -> Batch? {
         incompleteTail = nil
         if current == nil {
-            guard try openSegment(containing: start) else { return nil }
+            if let resume {
+                try open(resume.segment, at: resume.offset)
+                expected = resume.nextSequence
+            } else {
+                guard try openSegment(containing: start) else { return nil }
+            }
         }
         // The damage offset already read again once a later segment existed (see below).
         var rereadAt: Int64?
@@ -150,12 +184,14 @@ package struct BatchCursor {
         try open(next)
     }
 
-    private mutating func open(_ segment: SegmentFile) throws(LogbookError) {
+    private mutating func open(_ segment: SegmentFile, at offset: Int64 = 0) throws(LogbookError) {
         current = nil
         openFile = nil
         let file = try SegmentDirectory.open(segment, writable: false, syscalls: reader.syscalls)
         openFile = OpenFile(file)
-        current = (segment, try SegmentScanner(file: file, maximumBatchSize: reader.maximumBatchSize))
+        current = (
+            segment, try SegmentScanner(file: file, maximumBatchSize: reader.maximumBatchSize, offset: offset)
+        )
         if expected == nil { expected = segment.firstSequence }
     }
 }

@@ -154,8 +154,9 @@ struct SharedStoreTests {
         let store = TestStore(.disk)
         var readOnly = configuration(store)
         readOnly.allowsSave = false
-        let reader = try ModelContainer(for: Trip.self, configurations: readOnly)
+        // The writer creates the store; a read-only container creates none.
         let writer = try ModelContainer(for: Trip.self, configurations: configuration(store))
+        let reader = try ModelContainer(for: Trip.self, configurations: readOnly)
         let writing = ModelContext(writer)
         writing.insert(makeTrip("Saved"))
         try writing.save()

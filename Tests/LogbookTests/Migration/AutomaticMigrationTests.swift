@@ -236,10 +236,21 @@ extension AutomaticMigrationTests {
 }
 
 extension AutomaticMigrationTests {
-    @Test func aContainerThatDoesNotAllowSavingStillRecordsTheMigration() throws {
+    @Test func aContainerThatDoesNotAllowSavingRefusesToMigrateAndWritesNothing() throws {
         let directory = TemporaryDirectory()
         let url = URL(fileURLWithPath: directory.child("trips.store"))
         try writeBase(url)
+        let error = try #require(throws: LogbookError.self) {
+            try ModelContainer(
+                for: Schema(AutoLight.models),
+                configurations: [ModelConfiguration(url: url, allowsSave: false)]
+            )
+        }
+        #expect(error.code == .schemaMismatch)
+        #expect(error.message.contains("cannot migrate"))
+        #expect(try markers(url).isEmpty)
+        // A writer migrates it; a read-only container opens it afterwards.
+        _ = try ModelContainer(for: Schema(AutoLight.models), configurations: [ModelConfiguration(url: url)])
         let container = try ModelContainer(
             for: Schema(AutoLight.models),
             configurations: [ModelConfiguration(url: url, allowsSave: false)]
