@@ -198,6 +198,7 @@ final class Store: Sendable {
                 self.state = Locked(state)
                 self.checkpointInterval = 0
                 self.lastCheckpoint = Locked(checkpointedLogBytes)
+                self.checkpoints = CheckpointSchedule()
                 return
             }
             let log = try EventLog(directory: directory, configuration: logConfiguration)
