@@ -17,6 +17,7 @@ struct LogbookCommand: ParsableCommand {
             AppendLoop.self, SaveLoop.self,
             MeasureLog.self,
             MigrateSlowly.self, SampleStore.self, MeasureMigration.self, MeasureTrips.self, MeasureOpen.self,
+            MeasureFeed.self, FeedFollower.self,
         ]
     )
 }

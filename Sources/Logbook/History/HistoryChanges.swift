@@ -15,7 +15,7 @@ extension ModelContainer {
     /// holds one transaction at a time whatever the size of the log. A slow consumer slows only
     /// its own reading: saves never wait for a feed. Once it has read the whole log it waits:
     /// a save through any container of the store in this process wakes it at once, and it
-    /// looks at the log again every ``HistoryChanges/pollInterval`` (0.2 seconds) for batches
+    /// looks at the log again every ``HistoryChanges/pollInterval`` (20 milliseconds) for batches
     /// another process appended. It ends when its task is cancelled.
     ///
     /// The feed holds the store's directory, not the container: it keeps reading once the
@@ -48,8 +48,9 @@ public struct HistoryChanges: AsyncSequence, Sendable {
     public typealias Element = DefaultHistoryTransaction
 
     /// How long the feed waits, once it has read the whole log, before it looks again for
-    /// batches appended by another process: 0.2 seconds. Saves in this process wake it at once.
-    public static let pollInterval: Duration = .milliseconds(200)
+    /// batches appended by another process: 20 milliseconds. Saves in this process wake it at
+    /// once. A look that finds nothing new reads one batch header where the last one stopped.
+    public static let pollInterval: Duration = .milliseconds(20)
 
     let reader: Result<HistoryReader, LogbookError>
     let log: LogReader
@@ -67,6 +68,9 @@ public struct HistoryChanges: AsyncSequence, Sendable {
         /// The token of the last transaction delivered.
         private var position: UInt64
         private var cursor: BatchCursor?
+        /// Where the last cursor stopped at the end of the log: the next one goes on from there
+        /// instead of finding its batch again from the start of the segment.
+        private var resumePoint: BatchCursor.ResumePoint?
         private var started = false
 
         init(feed: HistoryChanges, signal: SaveSignal) {
@@ -88,20 +92,29 @@ public struct HistoryChanges: AsyncSequence, Sendable {
             }
             while !Task.isCancelled {
                 let generation = signal.generation
-                if var open = cursor ?? Optional(feed.log.batches(from: position + 1)) {
-                    let batch = try open.next()
-                    cursor = open
-                    if let batch {
-                        guard batch.lastSequence > position else { continue }
-                        position = batch.lastSequence
-                        return try reader.transaction(of: batch)
-                    }
+                var open = cursor ?? freshCursor()
+                let batch = try open.next()
+                cursor = open
+                if let batch {
+                    guard batch.lastSequence > position else { continue }
+                    position = batch.lastSequence
+                    return try reader.transaction(of: batch)
                 }
                 // At the end of the log: a cursor made again later sees new segments too.
+                resumePoint = open.resumePoint ?? resumePoint
                 cursor = nil
                 await signal.wait(after: generation, timeout: HistoryChanges.pollInterval)
             }
             return nil
+        }
+
+        /// A cursor from the transaction after ``position``: where the last one stopped, when it
+        /// stopped there.
+        private func freshCursor() -> BatchCursor {
+            if let resumePoint, resumePoint.nextSequence == position + 1 {
+                return feed.log.batches(resumingAt: resumePoint)
+            }
+            return feed.log.batches(from: position + 1)
         }
 
         /// Refuses a token past the end of the log.
