@@ -25,7 +25,14 @@ extension LogbookCommand {
         @Option(help: "Saves to make, one trip each.")
         var saves = 10_000
 
+        @Option(help: "Instead, time a read-only container reading this SampleTrips store's feed from its first token.")
+        var catchUp: String?
+
         func run() throws {
+            if let catchUp {
+                try measureCatchUp(URL(fileURLWithPath: catchUp))
+                return
+            }
             let url = URL(fileURLWithPath: scratch).appendingPathComponent("feed-\(getpid()).store")
             defer { try? FileManager.default.removeItem(at: url) }
             let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
@@ -60,6 +67,42 @@ extension LogbookCommand {
             print("  save:         \(FeedClock.describe(saveTimes))")
             print("  feed latency: \(FeedClock.describe(latencies))  (from save() returning to arrival)")
             print("  poll interval across processes: \(HistoryChanges.pollInterval)")
+        }
+
+        /// Reads the whole feed of `store` in a read-only container, from the first token to the
+        /// last transaction there is.
+        func measureCatchUp(_ store: URL) throws {
+            let container = try ModelContainer(
+                for: Trip.self,
+                configurations: ModelConfiguration(url: store, allowsSave: false)
+            )
+            let context = ModelContext(container)
+            guard let last = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).last?.token
+            else { throw ValidationError("the store has no history") }
+            let done = DispatchSemaphore(value: 0)
+            let outcome = FailureBox()
+            let start = FeedClock.now()
+            Task.detached {
+                do {
+                    var transactions = 0
+                    var changes = 0
+                    for try await transaction in container.changes(after: nil) {
+                        transactions += 1
+                        changes += transaction.changes.count
+                        if transaction.token >= last { break }
+                    }
+                    let seconds = Double(FeedClock.now() - start) / 1e9
+                    outcome.set(
+                        "\(transactions) transactions, \(changes) changes in \(String(format: "%.2f", seconds)) s: "
+                            + "\(Int(Double(transactions) / seconds)) transactions/s, \(Int(Double(changes) / seconds)) changes/s"
+                    )
+                } catch {
+                    outcome.set("failed: \(error)")
+                }
+                done.signal()
+            }
+            done.wait()
+            print(outcome.message ?? "nothing read")
         }
     }
 
