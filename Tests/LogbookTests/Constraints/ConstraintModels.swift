@@ -129,6 +129,8 @@ enum PairingModels {
     @Model
     final class Pairing {
         #Unique<Pairing>([\.name, \.guide])
+        // SwiftData's spelling of an index, which compiles against `IndexType`.
+        #Index<Pairing>(.binary([\.name]))
         var name: String
         var guide: VisitsV1.Guide?
 
