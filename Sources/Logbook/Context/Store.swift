@@ -87,10 +87,10 @@ final class Store: Sendable {
     let lastCheckpoint: Locked<UInt64>
     /// The schemas before ``schema``, oldest first.
     let history: [Schema]
-    private let state: Locked<State>
+    let state: Locked<State>
     /// ``State/generation``, readable without the lock: every fetch compares it with the
     /// generation its context has seen.
-    private let published = Atomic<UInt64>(0)
+    let published = Atomic<UInt64>(0)
     /// Where large batches are appended: see ``commit(_:)``.
     private let appendQueue = DispatchQueue(label: "Logbook log append")
     /// The names the inserts of a save spell, encoded once.
@@ -140,6 +140,7 @@ final class Store: Sendable {
             logConfiguration.syscalls = configuration.syscalls
             logConfiguration.segmentSize = configuration.segmentSize
             logConfiguration.damagedTailPolicy = configuration.damagedTailPolicy
+            logConfiguration.external = configuration.externalLog
             let log = try EventLog(directory: directory, configuration: logConfiguration)
             self.sink = .log(log)
             self.saveSignal = SaveSignal.shared(for: log.reader().directory)
@@ -170,6 +171,7 @@ final class Store: Sendable {
         self.state = Locked(state)
         self.checkpointInterval = configuration.allowsSave ? configuration.checkpointInterval ?? 0 : 0
         self.lastCheckpoint = Locked(checkpointedLogBytes)
+        listenToExternalLog()
     }
 
     /// A store for a migration stage: replays `reader` and then `pending` at `schema`, and
@@ -222,7 +224,7 @@ final class Store: Sendable {
     /// - Parameters:
     ///   - first: The first sequence number to replay: after a checkpoint's, whose state
     ///     `state` holds and whose schema records `initial` holds.
-    private static func replay(
+    static func replay(
         _ reader: LogReader?,
         from first: UInt64 = 1,
         startingWith initial: Replayed = Replayed(),
