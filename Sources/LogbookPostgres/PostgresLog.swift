@@ -57,7 +57,7 @@ final class PostgresLog: ExternalLog {
             frame: ByteBuffer(bytes: frame)
         )
         do {
-            let appended = try connector.blocking { client in
+            let appended = try connector.blocking(timeout: inDoubtTimeout) { client in
                 try await client.execute(statement).reduce(into: 0) { count, _ in count += 1 }
             }
             if appended == 0 { throw conflict(at: header.firstSequence) }
@@ -68,6 +68,7 @@ final class PostgresLog: ExternalLog {
         } catch {
             // The connection failed: the batch may have landed or not. Ask until the server
             // answers, and append it again if it did not land.
+            reset(connector)
             try resolveInDoubt(frame: frame, header: header, statement: statement, after: error)
         }
     }
@@ -76,10 +77,11 @@ final class PostgresLog: ExternalLog {
         let connector = try connected()
         let statement = ReadBatches(store: store, after: Int64(sequence))
         do {
-            return try connector.blocking { client in
+            return try connector.blocking(timeout: inDoubtTimeout) { client in
                 try await client.execute(statement).reduce(into: []) { $0.append($1) }
             }
         } catch {
+            if (error as? PSQLError)?.code != .server { reset(connector) }
             throw failure("reading the batches after sequence \(sequence) failed", error)
         }
     }
@@ -107,6 +109,19 @@ final class PostgresLog: ExternalLog {
     }
 
     // MARK: - Connecting
+
+    /// Lets go of a connector whose connection failed, so that the next call connects afresh:
+    /// a pool that keeps failing to reach a server backs off for longer and longer.
+    private func reset(_ failed: PostgresConnector) {
+        let listener = state.withLock { state -> Task<Void, Never>? in
+            guard state.connector === failed else { return nil }
+            state.connector = nil
+            defer { state.listener = nil }
+            return state.listener
+        }
+        listener?.cancel()
+        failed.shutDown()
+    }
 
     /// The connector, made and checked on first use: the tables exist, the store is recorded,
     /// and its format is one this release reads.
@@ -232,6 +247,7 @@ final class PostgresLog: ExternalLog {
                 throw error
             } catch {
                 last = error
+                if let connector = state.withLock({ $0.connector }) { reset(connector) }
             }
         }
         throw LogbookError(
