@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Logbook", targets: ["Logbook"]),
         .library(name: "SampleTrips", targets: ["SampleTrips"]),
+        .library(name: "LogbookPostgres", targets: ["LogbookPostgres"]),
         .executable(name: "logbook", targets: ["LogbookCLI"]),
         .executable(name: "logbook-soak", targets: ["LogbookSoak"]),
     ],
@@ -17,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -49,6 +51,13 @@ let package = Package(
             name: "SampleTrips",
             dependencies: ["Logbook"]
         ),
+        .target(
+            name: "LogbookPostgres",
+            dependencies: [
+                "Logbook",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .executableTarget(
             name: "LogbookCLI",
             dependencies: [
@@ -73,6 +82,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "LogbookPostgresTests",
+            dependencies: [
+                "Logbook",
+                "LogbookPostgres",
+                "SampleTrips",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

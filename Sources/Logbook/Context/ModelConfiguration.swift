@@ -125,6 +125,9 @@ public struct ModelConfiguration: Sendable {
     /// The clock whose time each save records in its transaction record: the golden stores of
     /// `Fixtures/` are written with a fixed one.
     package var clock: @Sendable () -> Date = { Date() }
+    /// The log the store's directory copies, for a store kept in a database server (see
+    /// ``ExternalLog``); `nil` for a store of its own directory.
+    package var externalLog: (any ExternalLog)?
 
     /// A store in the directory at `url`.
     ///

@@ -621,6 +621,7 @@ extension ModelContext {
 
     /// Brings registered models without unsaved changes up to date after another context saved.
     func refreshIfStoreChanged() {
+        store.catchUpExternalLogBeforeReading()
         let generation = store.generation
         guard generation != seenGeneration else { return }
         seenGeneration = generation

@@ -87,7 +87,8 @@ extension ModelContext {
         let commit: Store.Commit
         do {
             let transaction = BatchTransaction(timestamp: store.clock(), author: author)
-            commit = try store.commit(transaction: transaction) { projection, nextIdentifier, schemaNumber, batch in
+            commit = try store.saveBatch(transaction: transaction) { projection, nextIdentifier, schemaNumber, batch in
+                try checkStillStored(changes, deletions, in: projection)
                 for (position, model) in inserts.enumerated() {
                     model.inPlace { storage in
                         if storage.identifierKind == .temporary {

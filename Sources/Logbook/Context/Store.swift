@@ -201,6 +201,7 @@ final class Store: Sendable {
                 self.checkpoints = CheckpointSchedule()
                 return
             }
+            logConfiguration.external = configuration.externalLog
             let log = try EventLog(directory: directory, configuration: logConfiguration)
             self.sink = .log(log)
             self.saveSignal = SaveSignal.shared(for: log.reader().directory)
@@ -239,6 +240,7 @@ final class Store: Sendable {
         }
         self.checkpoints = CheckpointSchedule(logBytesAtOpen: logBytesAtOpen)
         if replay { startCheckpointIfDue() }
+        listenToExternalLog()
     }
 
     /// A store for a migration stage: replays `reader` and then `pending` at `schema`, and

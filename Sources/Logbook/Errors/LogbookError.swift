@@ -47,6 +47,7 @@ public struct LogbookError: Error, Sendable, CustomStringConvertible {
             case validationFailed
             case migrationFailed
             case outOfMemory
+            case conflict
         }
 
         private let value: Value
@@ -87,6 +88,10 @@ public struct LogbookError: Error, Sendable, CustomStringConvertible {
         /// this way wrote nothing and leaves its changes pending; an open that fails this way
         /// changed nothing on disk.
         public static let outOfMemory = Code(.outOfMemory)
+        /// Another writer of a shared store (see `LogbookPostgres`) changed what a save
+        /// changes: an object it edits or deletes is gone. The save wrote nothing and its changes
+        /// stay pending; fetch, decide, and save again.
+        public static let conflict = Code(.conflict)
 
         public var description: String { value.rawValue }
 

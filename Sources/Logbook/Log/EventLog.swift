@@ -84,6 +84,10 @@ package final class EventLog: Sendable {
                 recorded: recovery.durablePoint
             )
         )
+        // A store kept in a database server copies what it does not have yet.
+        if let external = configuration.external {
+            for frame in try external.frames(after: recovery.nextSequence - 1) { try appendFrame(frame) }
+        }
     }
 
     deinit {
@@ -157,80 +161,152 @@ package final class EventLog: Sendable {
                 maximumBatchSize: configuration.maximumBatchSize,
                 compressedPieces: compressedPieces
             )
-            var createdSegment = false
-            if state.segment == nil
-                || (state.endOffset > 0 && state.endOffset + Int64(frame.count) > Int64(configuration.segmentSize))
-            {
-                let path = SegmentDirectory.join(directory, SegmentDirectory.fileName(forFirstSequence: first))
-                let file = try SystemFile.open(path, flags: O_RDWR | O_CREAT | O_EXCL, syscalls: configuration.syscalls)
-                if configuration.durability == .relaxed, let sealed = state.segment {
-                    // Relaxed appends are flushed once per segment, so that the durable record
-                    // at close speaks for every sealed segment too.
-                    do throws(LogbookError) { try sealed.syncData() } catch { state.unsyncedSealedSegment = true }
-                }
-                state.segment?.close()
-                state.segment = file
-                state.endOffset = 0
-                state.segmentFirstSequence = first
-                createdSegment = true
+            // A store kept in a database server appends there first: a batch another writer
+            // numbered first fails here with a conflict, before anything is written below.
+            try configuration.external?.append(frame: frame, header: header)
+            return try write(frame, header, into: &state)
+        }
+    }
+
+    /// Writes a framed batch at the end of the log: the path every append takes once the batch
+    /// is framed (and, for a store kept in a database server, appended there).
+    private func write(
+        _ frame: [UInt8],
+        _ header: BatchHeader,
+        into state: inout WriterState
+    ) throws(LogbookError) -> ClosedRange<UInt64> {
+        let first = header.firstSequence
+        var createdSegment = false
+        if state.segment == nil
+            || (state.endOffset > 0 && state.endOffset + Int64(frame.count) > Int64(configuration.segmentSize))
+        {
+            let path = SegmentDirectory.join(directory, SegmentDirectory.fileName(forFirstSequence: first))
+            let file = try SystemFile.open(path, flags: O_RDWR | O_CREAT | O_EXCL, syscalls: configuration.syscalls)
+            if configuration.durability == .relaxed, let sealed = state.segment {
+                // Relaxed appends are flushed once per segment, so that the durable record
+                // at close speaks for every sealed segment too.
+                do throws(LogbookError) { try sealed.syncData() } catch { state.unsyncedSealedSegment = true }
             }
-            guard let segment = state.segment else { preconditionFailure("a segment was opened above") }
-            let offset = state.endOffset
-            let written = frame.withUnsafeBytes { bytes in
-                Result { () throws(LogbookError) in try segment.writeAll(bytes, at: offset) }
-            }
+            state.segment?.close()
+            state.segment = file
+            state.endOffset = 0
+            state.segmentFirstSequence = first
+            createdSegment = true
+        }
+        guard let segment = state.segment else { preconditionFailure("a segment was opened above") }
+        let offset = state.endOffset
+        let written = frame.withUnsafeBytes { bytes in
+            Result { () throws(LogbookError) in try segment.writeAll(bytes, at: offset) }
+        }
+        do throws(LogbookError) {
+            try written.get()
+        } catch {
             do throws(LogbookError) {
-                try written.get()
+                try segment.truncate(to: offset)
+            } catch let truncation {
+                state.failure = LogbookError(
+                    .writerFailed,
+                    "a failed write left bytes at the end of the log that could not be cut off (\(truncation)); reopen the store to recover it",
+                    path: segment.path,
+                    offset: offset,
+                    cause: error
+                )
+            }
+            throw error
+        }
+        if configuration.durability == .durable {
+            do throws(LogbookError) {
+                try segment.syncData()
+                if createdSegment {
+                    try SegmentDirectory.syncDirectory(directory, syscalls: configuration.syscalls)
+                }
             } catch {
-                do throws(LogbookError) {
-                    try segment.truncate(to: offset)
-                } catch let truncation {
-                    state.failure = LogbookError(
-                        .writerFailed,
-                        "a failed write left bytes at the end of the log that could not be cut off (\(truncation)); reopen the store to recover it",
-                        path: segment.path,
-                        offset: offset,
-                        cause: error
+                let failure = LogbookError(
+                    .writerFailed,
+                    "flushing the log to disk failed; this writer accepts no more appends (the kernel may have dropped the unwritten pages, so a retried flush could report success for lost data); reopen the store",
+                    path: error.path ?? segment.path,
+                    sequence: first,
+                    cause: error
+                )
+                state.failure = failure
+                throw failure
+            }
+        }
+        state.endOffset = offset + Int64(frame.count)
+        state.appendedBytes &+= UInt64(frame.count)
+        state.nextSequence = header.lastSequence &+ 1
+        state.lastBatch = DurablePoint(
+            sequence: header.lastSequence,
+            checksum: header.checksum,
+            location: DurablePoint.Location(segmentFirstSequence: state.segmentFirstSequence, offset: offset),
+            source: directory
+        )
+        state.bytesSinceRecord += frame.count
+        state.appendsSinceRecord += 1
+        if configuration.durability == .durable
+            && (state.bytesSinceRecord >= configuration.durableRecordBytes
+                || state.appendsSinceRecord >= configuration.durableRecordAppends)
+        {
+            recordDurablePoint(&state)
+        }
+        return first...header.lastSequence
+    }
+
+    /// Appends a batch framed already, as another writer of an ``ExternalLog`` appended it: a
+    /// store kept in a database server copies the batches of its other writers this way.
+    ///
+    /// - Returns: The batch's header.
+    /// - Throws: ``LogbookError/Code/corruption`` when the frame is not one whole batch whose
+    ///   checksum holds, or does not start at the next sequence number; what a write throws.
+    @discardableResult
+    package func appendFrame(_ frame: [UInt8]) throws(LogbookError) -> BatchHeader {
+        try state.withLock { (state) throws(LogbookError) -> BatchHeader in
+            if let failure = state.failure { throw failure }
+            guard state.lock != nil else {
+                throw LogbookError(.invalidArgument, "the log of \(directory) is closed", path: directory)
+            }
+            let source = configuration.external?.location ?? directory
+            let next = state.nextSequence
+            let checked = frame.withUnsafeBytes { bytes -> Result<BatchHeader, LogbookError> in
+                guard let header = BatchHeader.read(from: bytes), header.frameSize == bytes.count,
+                    header.eventCount > 0, Int(header.uncompressedLength) <= configuration.maximumBatchSize
+                else {
+                    return .failure(
+                        LogbookError(
+                            .corruption,
+                            "a batch of \(bytes.count) bytes copied from \(source) does not frame one batch",
+                            path: source,
+                            sequence: next
+                        )
                     )
                 }
-                throw error
-            }
-            if configuration.durability == .durable {
-                do throws(LogbookError) {
-                    try segment.syncData()
-                    if createdSegment {
-                        try SegmentDirectory.syncDirectory(directory, syscalls: configuration.syscalls)
-                    }
-                } catch {
-                    let failure = LogbookError(
-                        .writerFailed,
-                        "flushing the log to disk failed; this writer accepts no more appends (the kernel may have dropped the unwritten pages, so a retried flush could report success for lost data); reopen the store",
-                        path: error.path ?? segment.path,
-                        sequence: first,
-                        cause: error
+                let checksum = BatchHeader.checksum(
+                    header: UnsafeRawBufferPointer(rebasing: bytes[..<LogFormat.headerSize]),
+                    payload: UnsafeRawBufferPointer(rebasing: bytes[LogFormat.headerSize...])
+                )
+                guard checksum == header.checksum else {
+                    return .failure(
+                        LogbookError(
+                            .corruption,
+                            "the batch at sequence \(header.firstSequence) copied from \(source) fails its checksum (stored \(header.checksum), computed \(checksum))",
+                            path: source,
+                            sequence: header.firstSequence
+                        )
                     )
-                    state.failure = failure
-                    throw failure
                 }
+                return .success(header)
             }
-            state.endOffset = offset + Int64(frame.count)
-            state.appendedBytes &+= UInt64(frame.count)
-            state.nextSequence = header.lastSequence &+ 1
-            state.lastBatch = DurablePoint(
-                sequence: header.lastSequence,
-                checksum: header.checksum,
-                location: DurablePoint.Location(segmentFirstSequence: state.segmentFirstSequence, offset: offset),
-                source: directory
-            )
-            state.bytesSinceRecord += frame.count
-            state.appendsSinceRecord += 1
-            if configuration.durability == .durable
-                && (state.bytesSinceRecord >= configuration.durableRecordBytes
-                    || state.appendsSinceRecord >= configuration.durableRecordAppends)
-            {
-                recordDurablePoint(&state)
+            let header = try checked.get()
+            guard header.firstSequence == state.nextSequence else {
+                throw LogbookError(
+                    .corruption,
+                    "the batch copied from \(source) starts at sequence \(header.firstSequence), but the next sequence is \(state.nextSequence)",
+                    path: source,
+                    sequence: header.firstSequence
+                )
             }
-            return first...header.lastSequence
+            _ = try write(frame, header, into: &state)
+            return header
         }
     }
 
@@ -305,6 +381,7 @@ package final class EventLog: Sendable {
             state.lock?.release()
             state.lock = nil
         }
+        configuration.external?.close()
     }
 
     /// Writes the last batch on disk to the store's durable record. A failure is only logged: the

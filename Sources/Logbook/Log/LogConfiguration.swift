@@ -44,6 +44,9 @@ package struct LogConfiguration: Sendable {
     /// Where recovery reports what it cut off.
     package var logger = Logger(label: "Logbook", factory: { _ in SwiftLogNoOpLogHandler() })
     package var syscalls: any Syscalls = PosixSyscalls()
+    /// The log this one copies, when the store lives in a database server: every append goes
+    /// there first (see ``ExternalLog``).
+    package var external: (any ExternalLog)?
 
     package init() {}
 }

@@ -17,11 +17,11 @@ import Darwin
 ///
 /// The mutex lives in memory of its own, allocated once, because a `pthread_mutex_t` must not
 /// move while it is in use.
-final class Locked<Value: ~Copyable>: @unchecked Sendable {
+package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    init(_ value: consuming Value) {
+    package init(_ value: consuming Value) {
         self.value = value
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -38,7 +38,7 @@ final class Locked<Value: ~Copyable>: @unchecked Sendable {
     /// Runs `body` with the value while holding the lock, and returns what it returns.
     ///
     /// `body` must not take the same lock again: the mutex is not recursive.
-    func withLock<Result, Failure: Error>(
+    package func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)

@@ -1,0 +1,261 @@
+import Dispatch
+import Foundation
+import Logbook
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The log of one store in PostgreSQL's tables (<doc:PostgreSQLTables>): what a container's
+/// directory copies (``ExternalLog``).
+///
+/// It connects on first use: it creates the tables when missing, records the store, and
+/// refuses a store recorded by a newer format. From then on it listens for the appends of
+/// other containers on a connection of its own.
+final class PostgresLog: ExternalLog {
+    let store: String
+    let location: String
+    private let client: PostgresClient.Configuration
+    private let logger: Logger
+    /// How long an append whose connection failed keeps trying to learn whether it landed.
+    private let inDoubtTimeout: Duration
+    /// The directory the container copies the log into, removed when the log closes, if this
+    /// log made it.
+    private let ownedDirectory: URL?
+    private let state = Locked(State())
+
+    private struct State {
+        var connector: PostgresConnector?
+        var wake: (@Sendable () -> Void)?
+        var listener: Task<Void, Never>?
+    }
+
+    init(
+        store: String,
+        client: PostgresClient.Configuration,
+        inDoubtTimeout: Duration,
+        ownedDirectory: URL?,
+        logger: Logger
+    ) {
+        self.store = store
+        self.client = client
+        self.inDoubtTimeout = inDoubtTimeout
+        self.ownedDirectory = ownedDirectory
+        self.logger = logger
+        let server =
+            client.unixSocketPath.map { "unix:\($0)" } ?? "\(client.host ?? "localhost"):\(client.port ?? 5432)"
+        self.location = "PostgreSQL \(server)/\(client.database ?? client.username), store '\(store)'"
+    }
+
+    // MARK: - ExternalLog
+
+    func append(frame: [UInt8], header: BatchHeader) throws(LogbookError) {
+        let connector = try connected()
+        let statement = AppendBatch(
+            store: store,
+            firstSequence: Int64(header.firstSequence),
+            lastSequence: Int64(header.lastSequence),
+            frame: ByteBuffer(bytes: frame)
+        )
+        do {
+            let appended = try connector.blocking(timeout: inDoubtTimeout) { client in
+                try await client.execute(statement).reduce(into: 0) { count, _ in count += 1 }
+            }
+            if appended == 0 { throw conflict(at: header.firstSequence) }
+        } catch let error as LogbookError {
+            throw error
+        } catch let error as PSQLError where error.code == .server {
+            throw failure("appending the batch at sequence \(header.firstSequence) failed", error)
+        } catch {
+            // The connection failed: the batch may have landed or not. Ask until the server
+            // answers, and append it again if it did not land.
+            reset(connector)
+            try resolveInDoubt(frame: frame, header: header, statement: statement, after: error)
+        }
+    }
+
+    func frames(after sequence: UInt64) throws(LogbookError) -> [[UInt8]] {
+        let connector = try connected()
+        let statement = ReadBatches(store: store, after: Int64(sequence))
+        do {
+            return try connector.blocking(timeout: inDoubtTimeout) { client in
+                try await client.execute(statement).reduce(into: []) { $0.append($1) }
+            }
+        } catch {
+            if (error as? PSQLError)?.code != .server { reset(connector) }
+            throw failure("reading the batches after sequence \(sequence) failed", error)
+        }
+    }
+
+    func onAppendElsewhere(_ wake: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            state.wake = wake
+            if let connector = state.connector, state.listener == nil {
+                state.listener = listen(connector, wake)
+            }
+        }
+    }
+
+    func close() {
+        let (connector, listener) = state.withLock { state in
+            defer {
+                state.connector = nil
+                state.listener = nil
+            }
+            return (state.connector, state.listener)
+        }
+        listener?.cancel()
+        connector?.shutDown()
+        if let ownedDirectory { try? FileManager.default.removeItem(at: ownedDirectory) }
+    }
+
+    // MARK: - Connecting
+
+    /// Lets go of a connector whose connection failed, so that the next call connects afresh:
+    /// a pool that keeps failing to reach a server backs off for longer and longer.
+    private func reset(_ failed: PostgresConnector) {
+        let listener = state.withLock { state -> Task<Void, Never>? in
+            guard state.connector === failed else { return nil }
+            state.connector = nil
+            defer { state.listener = nil }
+            return state.listener
+        }
+        listener?.cancel()
+        failed.shutDown()
+    }
+
+    /// The connector, made and checked on first use: the tables exist, the store is recorded,
+    /// and its format is one this release reads.
+    private func connected() throws(LogbookError) -> PostgresConnector {
+        try state.withLock { (state) throws(LogbookError) -> PostgresConnector in
+            if let connector = state.connector { return connector }
+            let connector = PostgresConnector(configuration: client, logger: logger)
+            do throws(LogbookError) {
+                try checkFormat(connector)
+            } catch {
+                connector.shutDown()
+                throw error
+            }
+            state.connector = connector
+            if let wake = state.wake { state.listener = listen(connector, wake) }
+            return connector
+        }
+    }
+
+    private func checkFormat(_ connector: PostgresConnector) throws(LogbookError) {
+        let (store, logger) = (store, logger)
+        let version: Int32?
+        do {
+            version = try connector.blocking { client in
+                try await client.withTransaction(logger: logger) { connection in
+                    _ = try await connection.execute(TakeSetupLock(), logger: logger).reduce(into: 0) { _, _ in }
+                    for statement in postgresCreateTables { _ = try await connection.query(statement, logger: logger) }
+                    _ = try await connection.execute(RegisterStore(store: store), logger: logger)
+                        .reduce(into: 0) { _, _ in }
+                    return try await connection.execute(ReadFormatVersion(store: store), logger: logger)
+                        .reduce(into: Int32?.none) { found, version in found = found ?? version }
+                }
+            }
+        } catch {
+            throw failure("setting up the store's tables failed", error)
+        }
+        guard let version else {
+            throw LogbookError(.io, "the store was not recorded in logbook_stores", path: location)
+        }
+        if version > postgresFormatVersion {
+            throw LogbookError(
+                .unsupportedFormat,
+                "the store's tables were written in format version \(version); this release reads format version \(postgresFormatVersion) and earlier",
+                path: location
+            )
+        }
+    }
+
+    /// Listens for the appends of other containers on a connection of its own, and wakes the
+    /// store for each one that names it, and whenever listening starts again after the
+    /// connection was lost (appends may have been missed meanwhile).
+    private func listen(_ connector: PostgresConnector, _ wake: @escaping @Sendable () -> Void) -> Task<Void, Never> {
+        let (store, logger) = (store, logger)
+        // The store reads the server when woken, which it must not do on this event loop.
+        let wakeElsewhere: @Sendable () -> Void = { DispatchQueue.global().async(execute: wake) }
+        return connector.start { client in
+            while !Task.isCancelled {
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: postgresNotificationChannel) { notifications in
+                            wakeElsewhere()
+                            for try await notification in notifications where notification.payload == store {
+                                wakeElsewhere()
+                            }
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled { return }
+                    logger.debug("listening for appends to store '\(store)' stopped: \(String(reflecting: error))")
+                }
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+
+    // MARK: - Failures
+
+    private func conflict(at sequence: UInt64) -> LogbookError {
+        LogbookError(
+            .conflict,
+            "another writer appended the batch at sequence \(sequence) first",
+            path: location,
+            sequence: sequence
+        )
+    }
+
+    private func failure(_ what: String, _ error: any Error) -> LogbookError {
+        if let error = error as? LogbookError { return error }
+        return LogbookError(.io, "\(what): \(String(reflecting: error))", path: location, cause: error as? PSQLError)
+    }
+
+    /// After an append whose connection failed: reads the batch at its sequence number until
+    /// the server answers or ``inDoubtTimeout`` passes. The same bytes: it landed. Other bytes:
+    /// another writer's, a conflict. None: it did not land, and is appended again.
+    private func resolveInDoubt(
+        frame: [UInt8],
+        header: BatchHeader,
+        statement: AppendBatch,
+        after first: any Error
+    ) throws(LogbookError) {
+        let deadline = ContinuousClock.now + inDoubtTimeout
+        let read = ReadBatch(store: store, firstSequence: Int64(header.firstSequence))
+        var last = first
+        while ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            do {
+                let connector = try connected()
+                let remaining = deadline - ContinuousClock.now
+                let stored = try connector.blocking(timeout: remaining) { client in
+                    try await client.execute(read).reduce(into: [UInt8]?.none) { found, row in found = row }
+                }
+                if let stored {
+                    if stored == frame { return }
+                    throw conflict(at: header.firstSequence)
+                }
+                // Should this append time out and land later, the next read finds it.
+                let appended = try connector.blocking(timeout: deadline - ContinuousClock.now) { client in
+                    try await client.execute(statement).reduce(into: 0) { count, _ in count += 1 }
+                }
+                if appended == 0 { throw conflict(at: header.firstSequence) }
+                return
+            } catch let error as LogbookError where error.code == .conflict {
+                throw error
+            } catch {
+                last = error
+                if let connector = state.withLock({ $0.connector }) { reset(connector) }
+            }
+        }
+        throw LogbookError(
+            .io,
+            "the connection failed while appending the batch at sequence \(header.firstSequence), and the server did not answer within \(inDoubtTimeout) to tell whether it landed; the changes stay pending, but reopen the store before saving them again: \(String(reflecting: last))",
+            path: location,
+            sequence: header.firstSequence,
+            cause: last as? PSQLError
+        )
+    }
+}
