@@ -297,7 +297,7 @@ public macro Index<T>(_ indices: [PartialKeyPath<T>]...) =
 /// #Index<Trip>(.binary([\.startDate]), .binary([\.destination, \.startDate]))
 /// ```
 ///
-/// A `.binary` index is the index ``Index(_:)-(_...[PartialKeyPath<T>])`` declares. Logbook has no
+/// A `.binary` index is the index `#Index<T>(_: [PartialKeyPath<T>]...)` declares. Logbook has no
 /// `.rtree` index: `#Index` reports an error for one.
 ///
 /// - Parameter indices: One index per argument.
