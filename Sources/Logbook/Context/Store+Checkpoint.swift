@@ -245,13 +245,20 @@ extension Store {
         }
     }
 
+    /// Whether the log has grown by more than the configured interval since the newest
+    /// checkpoint: its size at the open plus the bytes appended since, against the size the
+    /// newest checkpoint recorded. False when no interval is set or the store has no log.
+    var checkpointIsDue: Bool {
+        guard checkpointInterval > 0, let log else { return false }
+        let logBytes = checkpoints.logBytesAtOpen &+ log.appendedBytes
+        return logBytes > lastCheckpoint.withLock({ $0 }) &+ UInt64(checkpointInterval)
+    }
+
     /// Starts a checkpoint in the background when the log has grown by more than the
     /// configured interval since the newest one and none is being written: after a save, and
     /// after an open. A failure is logged; the next save tries again.
     func startCheckpointIfDue() {
-        guard checkpointInterval > 0, let log else { return }
-        let logBytes = checkpoints.logBytesAtOpen &+ log.appendedBytes
-        guard logBytes > lastCheckpoint.withLock({ $0 }) &+ UInt64(checkpointInterval) else { return }
+        guard checkpointIsDue else { return }
         checkpoints.startIfIdle { [self] in
             do throws(LogbookError) {
                 try writeCheckpoint()
@@ -270,12 +277,9 @@ extension Store {
     /// the store closes all the same.
     func closeAfterUse() {
         checkpoints.close()
-        if checkpointInterval > 0, let log {
+        if checkpointIsDue {
             do throws(LogbookError) {
-                let bytes = try CheckpointFiles.logBytes(of: log.directory, syscalls: log.configuration.syscalls)
-                if bytes > lastCheckpoint.withLock({ $0 }) + UInt64(checkpointInterval) {
-                    try writeCheckpoint()
-                }
+                try writeCheckpoint()
             } catch {
                 logger.warning(
                     "could not write a checkpoint as the store closed: \(error)",

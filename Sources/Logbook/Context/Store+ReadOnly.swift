@@ -51,12 +51,7 @@ extension Store {
             if let failure = state.readFailure { throw failure }
             // From where the last catch-up stopped: starting from a sequence number would read
             // every batch header of the segment again at each fetch.
-            var cursor =
-                if let point = state.followPoint, point.nextSequence == state.projection.lastSequence + 1 {
-                    reader.batches(resumingAt: point)
-                } else {
-                    reader.batches(from: state.projection.lastSequence + 1)
-                }
+            var cursor = reader.batches(after: state.projection.lastSequence, resumingAt: state.followPoint)
             defer { state.followPoint = cursor.resumePoint ?? state.followPoint }
             var applied = false
             defer {

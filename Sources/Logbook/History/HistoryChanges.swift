@@ -92,7 +92,7 @@ public struct HistoryChanges: AsyncSequence, Sendable {
             }
             while !Task.isCancelled {
                 let generation = signal.generation
-                var open = cursor ?? freshCursor()
+                var open = cursor ?? feed.log.batches(after: position, resumingAt: resumePoint)
                 let batch = try open.next()
                 cursor = open
                 if let batch {
@@ -106,15 +106,6 @@ public struct HistoryChanges: AsyncSequence, Sendable {
                 await signal.wait(after: generation, timeout: HistoryChanges.pollInterval)
             }
             return nil
-        }
-
-        /// A cursor from the transaction after ``position``: where the last one stopped, when it
-        /// stopped there.
-        private func freshCursor() -> BatchCursor {
-            if let resumePoint, resumePoint.nextSequence == position + 1 {
-                return feed.log.batches(resumingAt: resumePoint)
-            }
-            return feed.log.batches(from: position + 1)
         }
 
         /// Refuses a token past the end of the log.

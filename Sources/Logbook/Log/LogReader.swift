@@ -29,6 +29,17 @@ package struct LogReader: Sendable {
         BatchCursor(reader: self, resumingAt: point)
     }
 
+    /// A cursor over the batches after `sequence`: from `point` when an earlier cursor stopped
+    /// right there, else found from the segment names and batch headers. How a reader that
+    /// comes back to the log again and again (a follower's catch-up, the change feed) avoids
+    /// reading each segment's batch headers again at every visit.
+    package func batches(after sequence: UInt64, resumingAt point: BatchCursor.ResumePoint?) -> BatchCursor {
+        if let point, point.nextSequence == sequence + 1 {
+            return batches(resumingAt: point)
+        }
+        return batches(from: sequence + 1)
+    }
+
     /// A cursor over the batches that may hold schema records, up to the one that holds
     /// `sequence`: every version 1 batch, and the later ones that flag a schema record
     /// (``LogFormat/flagSchemaRecord``). The others are checksummed, not decompressed.
