@@ -235,8 +235,15 @@ extension ModelContext {
 
     /// The model with an identifier: the registered object, or one created from the store.
     ///
+    /// On a read-only container, the context first reads the saves the writer made since its
+    /// last read, as a fetch does, so that a model another process inserted is found and a
+    /// registered one has its latest saved values. When the log cannot be read, the context
+    /// answers from what it has read so far, and the next fetch throws the error.
+    ///
     /// - Returns: `nil` when the store has no such model and the context has not inserted it.
     public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+        try? store.catchUp()
+        refreshIfStoreChanged()
         if let registered = registered(identifier) { return registered }
         if let pending = inserted.models.first(where: { $0.persistentModelID == identifier }) { return pending }
         guard !identifier.isTemporary, let type = store.schema.modelType(forEntity: identifier.entityName) else {

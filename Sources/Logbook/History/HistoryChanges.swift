@@ -21,6 +21,9 @@ extension ModelContainer {
     /// The feed holds the store's directory, not the container: it keeps reading once the
     /// container is gone, for instance while another process has opened the store to write.
     ///
+    /// The feed of a container opened as of a token (``ModelConfiguration/asOf``) ends after
+    /// that token's transaction, as the store it shows does.
+    ///
     /// - Parameter token: The token of the last transaction already seen, or `nil` to start
     ///   with the first transaction of the store.
     /// - Returns: The feed. Iterating it throws ``LogbookError/Code/invalidArgument`` for an
@@ -30,7 +33,8 @@ extension ModelContainer {
         HistoryChanges(
             reader: Result { () throws(LogbookError) in try historyReader() },
             log: store.log?.reader() ?? LogReader(directory: store.location),
-            after: token
+            after: token,
+            through: store.readLimit
         )
     }
 }
@@ -55,6 +59,8 @@ public struct HistoryChanges: AsyncSequence, Sendable {
     let reader: Result<HistoryReader, LogbookError>
     let log: LogReader
     let after: DefaultHistoryToken?
+    /// The last sequence number the feed delivers, for a container opened as of a token.
+    let through: UInt64?
 
     /// An iterator that starts after the feed's token.
     public func makeAsyncIterator() -> Iterator {
@@ -81,7 +87,8 @@ public struct HistoryChanges: AsyncSequence, Sendable {
 
         /// The next transaction; waits for one when the log has no more yet.
         ///
-        /// - Returns: The transaction, or `nil` once the task is cancelled.
+        /// - Returns: The transaction, or `nil` once the task is cancelled or, for a container
+        ///   opened as of a token, once that token's transaction was delivered.
         /// - Throws: ``LogbookError/Code/invalidArgument`` for an in-memory store or a token past
         ///   the end of the log; ``LogbookError/Code/corruption`` for damage in the log.
         public mutating func next() async throws -> DefaultHistoryTransaction? {
@@ -97,9 +104,11 @@ public struct HistoryChanges: AsyncSequence, Sendable {
                 cursor = open
                 if let batch {
                     guard batch.lastSequence > position else { continue }
+                    if let last = feed.through, batch.firstSequence > last { return nil }
                     position = batch.lastSequence
                     return try reader.transaction(of: batch)
                 }
+                if let last = feed.through, position >= last { return nil }
                 // At the end of the log: a cursor made again later sees new segments too.
                 resumePoint = open.resumePoint ?? resumePoint
                 cursor = nil

@@ -38,6 +38,29 @@ struct ReadOnlyContainerTests {
         return files
     }
 
+    @Test func modelForAnIdentifierReadsTheWritersSavesSinceTheLastFetch() throws {
+        let store = TestStore(.disk)
+        let writing = try writer(store.url)
+        try save(["Alpha"], in: writing)
+        let reading = ModelContext(try follower(store.url))
+        let alpha = try #require(try reading.fetch(FetchDescriptor<Trip>()).first)
+        // A trip the writer inserts after the follower's last fetch is found by its identifier.
+        let editing = ModelContext(writing)
+        let bravo = makeTrip("Bravo")
+        editing.insert(bravo)
+        try editing.save()
+        let found = try #require(reading.model(for: bravo.persistentModelID) as? Trip)
+        #expect(found.name == "Bravo")
+        // An edit the writer saves reaches the registered model it returns.
+        let edited = try #require(
+            try editing.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Alpha" })).first
+        )
+        edited.destination = "Oslo"
+        try editing.save()
+        #expect(reading.model(for: alpha.persistentModelID) === alpha)
+        #expect(alpha.destination == "Oslo")
+    }
+
     @Test func aFollowerOpensWhileTheWriterHoldsTheLockAndSeesEachSaveAtItsNextFetch() throws {
         let store = TestStore(.disk)
         let writing = try writer(store.url)

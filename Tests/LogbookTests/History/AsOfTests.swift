@@ -64,6 +64,24 @@ struct AsOfTests {
         #expect(try trips(try asOf(tokens[1], store.url)) == expected[1])
     }
 
+    @Test func theChangeFeedOfAContainerAsOfATokenEndsAfterThatTokensTransaction() async throws {
+        let store = TestStore(.disk)
+        let writer = try store.container()
+        let tokens = try writeThreeSaves(writer)
+        try #require(tokens.count == 3)
+        let container = try asOf(tokens[1], store.url)
+        // A save after the token, while the feed reads: the feed still ends at the token.
+        let context = ModelContext(writer)
+        context.insert(makeTrip("Later"))
+        try context.save()
+        var delivered: [DefaultHistoryToken] = []
+        for try await transaction in container.changes(after: nil) { delivered.append(transaction.token) }
+        #expect(delivered == Array(tokens[0...1]))
+        var resumed: [DefaultHistoryToken] = []
+        for try await transaction in container.changes(after: tokens[0]) { resumed.append(transaction.token) }
+        #expect(resumed == [tokens[1]])
+    }
+
     @Test func savesThroughAContainerAsOfATokenThrowWhateverAllowsSaveSays() throws {
         let store = TestStore(.disk)
         let tokens = try writeThreeSaves(try store.container())
