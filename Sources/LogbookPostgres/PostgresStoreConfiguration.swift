@@ -85,7 +85,11 @@ extension ModelConfiguration {
     ///     directory, removed when the container closes, when `nil`. Two containers of one
     ///     process that give the same directory share one copy, as they would share a store in
     ///     a directory.
-    ///   - allowsSave: Whether contexts may save.
+    ///   - allowsSave: Whether contexts may save. A container that may not still reads the
+    ///     rows other containers append, into its own copy; its saves throw
+    ///     `LogbookError.Code.saveNotAllowed`. Such a store cannot be opened as of a history
+    ///     token yet (``Logbook/ModelConfiguration/asOf`` throws
+    ///     `LogbookError.Code.invalidArgument`): copy it to a directory for that.
     ///   - logger: Where to report failed reads of the server and repairs of the copy.
     public init(
         _ name: String? = nil,

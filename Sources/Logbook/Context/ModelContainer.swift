@@ -133,7 +133,15 @@ public final class ModelContainer: Sendable {
                 "an in-memory store keeps no history, so it cannot be opened as of the token \(token): open the container with ModelConfiguration(url:)"
             )
         }
-        if !configuration.isStoredInMemoryOnly && !allowsSave {
+        if configuration.externalLog != nil, let token = configuration.asOf {
+            throw LogbookError(
+                .invalidArgument,
+                "a store kept on a server cannot be opened as of the token \(token) yet: copy it to a directory and open that as of the token"
+            )
+        }
+        // A read-only container of a store kept on a server reads the server's rows into its
+        // own copy, as a writer does; it only refuses saves.
+        if !configuration.isStoredInMemoryOnly && !allowsSave && configuration.externalLog == nil {
             // A read-only store is its container's own: it shares nothing with a writer's.
             self.store = try Self.openReadOnly(schema, plan, configuration)
             self.registration = nil

@@ -170,7 +170,7 @@ final class Store: Sendable {
             logConfiguration.syscalls = configuration.syscalls
             logConfiguration.segmentSize = configuration.segmentSize
             logConfiguration.damagedTailPolicy = configuration.damagedTailPolicy
-            if !configuration.allowsSave || configuration.asOf != nil {
+            if (!configuration.allowsSave || configuration.asOf != nil) && configuration.externalLog == nil {
                 // A read-only store: no lock, no recovery, nothing written (see ReadOnlyStore).
                 let reader = LogReader(directory: directory, syscalls: configuration.syscalls)
                 _ = try reader.segments()
