@@ -61,13 +61,19 @@ struct FollowerTests {
         try await save(["One"], author: "alice", in: writer)
         let reader = try ModelContainer(
             for: Trip.self,
-            configurations: ModelConfiguration(postgres: try TestServer.configuration(), store: store, allowsSave: false)
+            configurations: ModelConfiguration(
+                postgres: try TestServer.configuration(),
+                store: store,
+                allowsSave: false
+            )
         )
         let context = ModelContext(reader)
         #expect(try context.fetch(FetchDescriptor<Trip>()).map(\.name) == ["One"])
         // A save on the writer's host reaches the read-only container's next fetch.
         try await save(["Two"], author: "alice", in: writer)
-        #expect(try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["One", "Two"])
+        #expect(
+            try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["One", "Two"]
+        )
         #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count == 2)
         context.insert(Trip(name: "Refused", destination: "", startDate: Date(), endDate: Date()))
         let error = try #require(throws: LogbookError.self) { try context.save() }
@@ -81,7 +87,9 @@ struct FollowerTests {
         let store = TestServer.uniqueStore()
         let writer = try host(store)
         try await save(["One"], author: "alice", in: writer)
-        let token = try #require(try ModelContext(writer).fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).last?.token)
+        let token = try #require(
+            try ModelContext(writer).fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).last?.token
+        )
         var configuration = ModelConfiguration(postgres: try TestServer.configuration(), store: store)
         configuration.asOf = token
         let error = try #require(throws: LogbookError.self) {
