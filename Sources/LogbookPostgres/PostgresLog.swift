@@ -18,6 +18,8 @@ final class PostgresLog: ExternalLog {
     private let logger: Logger
     /// How long an append whose connection failed keeps trying to learn whether it landed.
     private let inDoubtTimeout: Duration
+    /// How long a container that needs to migrate the store waits for another one's migration.
+    private let migrationLockTimeout: Duration
     /// The directory the container copies the log into, removed when the log closes, if this
     /// log made it.
     private let ownedDirectory: URL?
@@ -33,12 +35,14 @@ final class PostgresLog: ExternalLog {
         store: String,
         client: PostgresClient.Configuration,
         inDoubtTimeout: Duration,
+        migrationLockTimeout: Duration,
         ownedDirectory: URL?,
         logger: Logger
     ) {
         self.store = store
         self.client = client
         self.inDoubtTimeout = inDoubtTimeout
+        self.migrationLockTimeout = migrationLockTimeout
         self.ownedDirectory = ownedDirectory
         self.logger = logger
         let server =
@@ -48,29 +52,73 @@ final class PostgresLog: ExternalLog {
 
     // MARK: - ExternalLog
 
-    func append(frame: [UInt8], header: BatchHeader) throws(LogbookError) {
+    func append(_ batches: [(frame: [UInt8], header: BatchHeader)]) throws(LogbookError) {
+        guard let first = batches.first else { return }
         let connector = try connected()
-        let statement = AppendBatch(
-            store: store,
-            firstSequence: Int64(header.firstSequence),
-            lastSequence: Int64(header.lastSequence),
-            frame: ByteBuffer(bytes: frame)
-        )
+        let statements = batches.map { batch in
+            AppendBatch(
+                store: store,
+                firstSequence: Int64(batch.header.firstSequence),
+                lastSequence: Int64(batch.header.lastSequence),
+                frame: ByteBuffer(bytes: batch.frame)
+            )
+        }
         do {
-            let appended = try connector.blocking(timeout: inDoubtTimeout) { client in
-                try await client.execute(statement).reduce(into: 0) { count, _ in count += 1 }
+            try connector.blocking(timeout: inDoubtTimeout) { [logger] client in
+                try await Self.appendAll(statements, client, logger)
             }
-            if appended == 0 { throw conflict(at: header.firstSequence) }
         } catch let error as LogbookError {
             throw error
         } catch let error as PSQLError where error.code == .server {
-            throw failure("appending the batch at sequence \(header.firstSequence) failed", error)
+            throw failure("appending the batch at sequence \(first.header.firstSequence) failed", error)
+        } catch let error as AppendConflict {
+            throw conflict(at: UInt64(error.sequence))
         } catch {
-            // The connection failed: the batch may have landed or not. Ask until the server
-            // answers, and append it again if it did not land.
+            // The connection failed: the batches may have landed or not. Ask until the server
+            // answers, and append them again if they did not land.
             reset(connector)
-            try resolveInDoubt(frame: frame, header: header, statement: statement, after: error)
+            try resolveInDoubt(frame: first.frame, header: first.header, statements: statements, after: error)
         }
+    }
+
+    /// A batch that another writer numbered first.
+    private struct AppendConflict: Error {
+        let sequence: Int64
+    }
+
+    /// Appends one batch with one statement, or several in one transaction: all or none.
+    ///
+    /// - Throws: ``AppendConflict`` when a batch with one of the sequence numbers is there.
+    private static func appendAll(
+        _ statements: [AppendBatch],
+        _ client: PostgresClient,
+        _ logger: Logger
+    ) async throws {
+        if statements.count == 1 {
+            let appended = try await client.execute(statements[0]).reduce(into: 0) { count, _ in count += 1 }
+            if appended == 0 { throw AppendConflict(sequence: statements[0].firstSequence) }
+            return
+        }
+        try await client.withTransaction(logger: logger) { connection in
+            for statement in statements {
+                let appended = try await connection.execute(statement, logger: logger)
+                    .reduce(into: 0) { count, _ in count += 1 }
+                if appended == 0 { throw AppendConflict(sequence: statement.firstSequence) }
+            }
+        }
+    }
+
+    func withMigrationLock<T>(_ body: () throws -> T) throws -> T {
+        let lock = PostgresMigrationLock(
+            store: store,
+            location: location,
+            client: client,
+            timeout: migrationLockTimeout,
+            logger: logger
+        )
+        try lock.acquire()
+        defer { lock.release() }
+        return try body()
     }
 
     func frames(after sequence: UInt64) throws(LogbookError) -> [[UInt8]] {
@@ -213,13 +261,14 @@ final class PostgresLog: ExternalLog {
         return LogbookError(.io, "\(what): \(String(reflecting: error))", path: location, cause: error as? PSQLError)
     }
 
-    /// After an append whose connection failed: reads the batch at its sequence number until
-    /// the server answers or ``inDoubtTimeout`` passes. The same bytes: it landed. Other bytes:
-    /// another writer's, a conflict. None: it did not land, and is appended again.
+    /// After an append whose connection failed: reads the first batch at its sequence number
+    /// until the server answers or ``inDoubtTimeout`` passes. The same bytes: the batches
+    /// landed (all of them: they land together). Other bytes: another writer's, a conflict.
+    /// None: they did not land, and are appended again.
     private func resolveInDoubt(
         frame: [UInt8],
         header: BatchHeader,
-        statement: AppendBatch,
+        statements: [AppendBatch],
         after first: any Error
     ) throws(LogbookError) {
         let deadline = ContinuousClock.now + inDoubtTimeout
@@ -238,13 +287,14 @@ final class PostgresLog: ExternalLog {
                     throw conflict(at: header.firstSequence)
                 }
                 // Should this append time out and land later, the next read finds it.
-                let appended = try connector.blocking(timeout: deadline - ContinuousClock.now) { client in
-                    try await client.execute(statement).reduce(into: 0) { count, _ in count += 1 }
+                try connector.blocking(timeout: deadline - ContinuousClock.now) { [logger] client in
+                    try await Self.appendAll(statements, client, logger)
                 }
-                if appended == 0 { throw conflict(at: header.firstSequence) }
                 return
             } catch let error as LogbookError where error.code == .conflict {
                 throw error
+            } catch let error as AppendConflict {
+                throw conflict(at: UInt64(error.sequence))
             } catch {
                 last = error
                 if let connector = state.withLock({ $0.connector }) { reset(connector) }

@@ -26,6 +26,10 @@ public struct PostgresStoreConfiguration: Sendable {
     /// How long a save whose connection failed mid-append keeps asking the server whether its
     /// batch landed, before it throws with its changes pending. 15 seconds by default.
     public var inDoubtTimeout: Duration = .seconds(15)
+    /// How long a container whose models need the store migrated waits while another
+    /// container, on any host, migrates it, before it throws `LogbookError.Code.storeLocked`
+    /// naming the versions. 60 seconds by default.
+    public var migrationLockTimeout: Duration = .seconds(60)
 
     /// A server reached with postgres-nio's configuration.
     ///
@@ -117,6 +121,7 @@ extension ModelConfiguration {
             store: store,
             client: postgres.client,
             inDoubtTimeout: postgres.inDoubtTimeout,
+            migrationLockTimeout: postgres.migrationLockTimeout,
             ownedDirectory: owned,
             logger: logger
         )

@@ -129,6 +129,12 @@ public struct ModelConfiguration: Sendable {
     /// ``ExternalLog``); `nil` for a store of its own directory.
     package var externalLog: (any ExternalLog)?
 
+    /// Whether the container opening the store holds the external log's migration lock.
+    package var holdsMigrationLock = false
+
+    /// Whether a migration must wait for the external log's migration lock first.
+    var needsMigrationLock: Bool { externalLog != nil && !holdsMigrationLock }
+
     /// A store in the directory at `url`.
     ///
     /// SwiftData's spelling, with a name and a schema, works too:

@@ -45,7 +45,7 @@ extension ModelContainer {
         store.close()
         let migrating = try Store(schema: schema, history: chain.history, configuration: configuration, replay: false)
         do {
-            try Migrator(plan: chain, store: migrating).migrate()
+            try Migrator(plan: chain, store: migrating, lockNeeded: configuration.needsMigrationLock).migrate()
         } catch {
             migrating.close()
             throw error

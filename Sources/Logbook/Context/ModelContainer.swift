@@ -173,10 +173,40 @@ public final class ModelContainer: Sendable {
         _ plan: MigrationPlanChain?,
         _ configuration: ModelConfiguration
     ) throws -> Store {
+        do {
+            return try openOnce(schema, plan, configuration)
+        } catch let needed as MigrationLockNeeded {
+            // A store kept in a database server that needs migrating: migrated by one container
+            // at a time, across hosts. Opened again under the lock, it may find that another
+            // container migrated it meanwhile.
+            guard let external = configuration.externalLog else {
+                throw LogbookError(.migrationFailed, "a store without a server asked for a migration lock")
+            }
+            var locked = configuration
+            locked.holdsMigrationLock = true
+            do {
+                return try external.withMigrationLock { try openOnce(schema, plan, locked) }
+            } catch let error as LogbookError where error.code == .storeLocked {
+                throw LogbookError(
+                    .storeLocked,
+                    "the store needs migrating from version \(needed.from) to the models' version \(needed.to), but \(error.message)",
+                    path: error.path,
+                    cause: error
+                )
+            }
+        }
+    }
+
+    /// Opens, checks and replays or migrates the store of a configuration, once.
+    private static func openOnce(
+        _ schema: Schema,
+        _ plan: MigrationPlanChain?,
+        _ configuration: ModelConfiguration
+    ) throws -> Store {
         guard let plan else { return try openWithoutPlan(schema, configuration) }
         let store = try Store(schema: plan.current, history: plan.history, configuration: configuration, replay: false)
         do {
-            try Migrator(plan: plan, store: store).migrate()
+            try Migrator(plan: plan, store: store, lockNeeded: configuration.needsMigrationLock).migrate()
         } catch {
             // Released now, not when the threads that ran the stages let go of the store.
             store.close()

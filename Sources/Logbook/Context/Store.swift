@@ -706,15 +706,16 @@ final class Store: Sendable {
     /// of replaying everything again.
     func appendMigration(_ batches: [[EventEnvelope]], final: Store) throws {
         guard let log else { return }
-        var last: UInt64 = 0
-        for batch in batches {
+        let payloads = batches.map { batch in
             var payload = BatchPayload()
             payload.appendTransaction(BatchTransaction(timestamp: Date(), author: nil))
             for envelope in batch { payload.appendEvent { EventCodec.encode(envelope, into: &$0) } }
-            last = try log.append(payload).upperBound
+            return payload
         }
+        // One append for every stage: a store kept in a database server gets them all or none.
+        let appended = try log.append(payloads)
         if !batches.isEmpty { saveSignal?.notify() }
-        adopt(final, lastSequence: last)
+        adopt(final, lastSequence: appended.isEmpty ? 0 : appended.upperBound - 1)
     }
 
     /// Closes the log and releases the store's writer lock; later saves fail. The last container

@@ -163,8 +163,51 @@ package final class EventLog: Sendable {
             )
             // A store kept in a database server appends there first: a batch another writer
             // numbered first fails here with a conflict, before anything is written below.
-            try configuration.external?.append(frame: frame, header: header)
+            try configuration.external?.append([(frame, header)])
             return try write(frame, header, into: &state)
+        }
+    }
+
+    /// Appends batches one after the other, as the migration of a store appends one per stage.
+    ///
+    /// For a store kept in a database server, the batches land there all or none (see
+    /// ``ExternalLog/append(_:)``) before any is written to the directory. In a directory of
+    /// its own, each batch is appended atomically, in order.
+    ///
+    /// - Returns: The sequence numbers of the events of all the batches; empty when
+    ///   `payloads` is.
+    package func append(_ payloads: [BatchPayload]) throws(LogbookError) -> Range<UInt64> {
+        guard let external = configuration.external else {
+            var range: Range<UInt64>?
+            for payload in payloads {
+                let appended = try append(payload)
+                range = (range?.lowerBound ?? appended.lowerBound)..<(appended.upperBound + 1)
+            }
+            return range ?? nextSequence..<nextSequence
+        }
+        return try state.withLock { (state) throws(LogbookError) -> Range<UInt64> in
+            if let failure = state.failure { throw failure }
+            guard state.lock != nil else {
+                throw LogbookError(.invalidArgument, "the log of \(directory) is closed", path: directory)
+            }
+            var framed: [(frame: [UInt8], header: BatchHeader)] = []
+            var next = state.nextSequence
+            for payload in payloads {
+                precondition(!payload.isEmpty, "a batch holds at least one event")
+                let (header, frame) = try BatchWriter.frame(
+                    payload: payload,
+                    firstSequence: next,
+                    compress: configuration.compression,
+                    maximumBatchSize: configuration.maximumBatchSize
+                )
+                framed.append((frame, header))
+                next = header.lastSequence &+ 1
+            }
+            let first = state.nextSequence
+            guard !framed.isEmpty else { return first..<first }
+            try external.append(framed)
+            for (frame, header) in framed { _ = try write(frame, header, into: &state) }
+            return first..<next
         }
     }
 

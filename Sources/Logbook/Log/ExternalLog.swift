@@ -14,16 +14,29 @@ package protocol ExternalLog: Sendable {
     /// Where the external log lives, for messages: a server and a store name.
     var location: String { get }
 
-    /// Appends a framed batch at the sequence number of its first event, if no batch has that
-    /// number yet.
+    /// Appends framed batches, numbered one after the other, each at the sequence number of
+    /// its first event, if no batch has the first one's number yet: all of them or none.
     ///
-    /// - Parameters:
-    ///   - frame: The batch as ``BatchWriter`` framed it: header, then stored payload.
-    ///   - header: The frame's header.
-    /// - Throws: ``LogbookError/Code/conflict`` when a batch with that first sequence number is
-    ///   there already: another writer appended first, and nothing was appended. Any other
-    ///   error when the append failed or when whether it landed cannot be known.
-    func append(frame: [UInt8], header: BatchHeader) throws(LogbookError)
+    /// A save appends one batch; a migration appends one per stage, which must land together
+    /// so that no other writer's batch comes between them.
+    ///
+    /// - Parameter batches: The batches as ``BatchWriter`` framed them (header, then stored
+    ///   payload), with their headers, in sequence order.
+    /// - Throws: ``LogbookError/Code/conflict`` when a batch with one of those first sequence
+    ///   numbers is there already: another writer appended first, and nothing was appended.
+    ///   Any other error when the append failed or when whether it landed cannot be known.
+    func append(_ batches: [(frame: [UInt8], header: BatchHeader)]) throws(LogbookError)
+
+    /// Runs `body` while holding the store's migration lock, which one container of all
+    /// processes and hosts that share the external log holds at a time: a container migrates
+    /// the store under it, so that the others wait and then find the store migrated.
+    ///
+    /// The lock spares the others the work; the all-or-none ``append(_:)`` of the
+    /// migration's batches keeps the log right even when a lock is lost with its connection.
+    ///
+    /// - Throws: What `body` throws; an error when the lock cannot be had in the time the
+    ///   external log allows for it, naming the store.
+    func withMigrationLock<T>(_ body: () throws -> T) throws -> T
 
     /// The framed batches whose first event comes after `sequence`, in order.
     func frames(after sequence: UInt64) throws(LogbookError) -> [[UInt8]]

@@ -10,6 +10,10 @@
 struct Migrator {
     let plan: MigrationPlanChain
     let store: Store
+    /// Whether the store is kept in a database server whose migration lock this container
+    /// does not hold: a migration it finds needed throws ``MigrationLockNeeded`` instead of
+    /// running, and the container opens again under the lock.
+    var lockNeeded = false
 
     /// Migrates the store, which was opened without replaying, or replays it when it is at the
     /// models' version already.
@@ -60,6 +64,7 @@ struct Migrator {
         let start: Int
         do {
             start = try startIndex(latest)
+            if lockNeeded { throw MigrationLockNeeded(from: latest.version, to: plan.current.version) }
         } catch {
             _ = try? stages.value()
             throw error
@@ -270,4 +275,13 @@ struct SendableDescription: Error, Sendable, CustomStringConvertible {
     init(_ error: any Error) {
         description = String(describing: error)
     }
+}
+
+/// Thrown by a migration of a store kept in a database server that is needed while the
+/// container does not hold the store's migration lock (``ExternalLog/withMigrationLock(_:)``).
+struct MigrationLockNeeded: Error {
+    /// The store's version.
+    let from: Schema.Version
+    /// The models' version.
+    let to: Schema.Version
 }
