@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LogbookPostgres", targets: ["LogbookPostgres"]),
         .executable(name: "logbook", targets: ["LogbookCLI"]),
         .executable(name: "logbook-soak", targets: ["LogbookSoak"]),
+        .executable(name: "logbook-postgres", targets: ["LogbookPostgresCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
@@ -67,6 +68,14 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "LogbookPostgresCLI",
+            dependencies: [
+                "Logbook",
+                "LogbookPostgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
             name: "LogbookSoak",
             dependencies: [
                 "Logbook",
@@ -89,6 +98,7 @@ let package = Package(
             dependencies: [
                 "Logbook",
                 "LogbookPostgres",
+                "LogbookPostgresCLI",
                 "SampleTrips",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]

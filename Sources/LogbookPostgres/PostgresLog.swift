@@ -134,6 +134,46 @@ final class PostgresLog: ExternalLog {
         }
     }
 
+    /// At most `limit` framed batches after `sequence`, in order: a page of a copy.
+    func frames(after sequence: UInt64, limit: Int) throws(LogbookError) -> [[UInt8]] {
+        try run("reading the batches after sequence \(sequence) failed") { [store] client in
+            try await client.execute(ReadBatchesPage(store: store, after: Int64(sequence), limit: Int64(limit)))
+                .reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    /// The framed batch whose first event has sequence number `sequence`, if there is one.
+    func frame(at sequence: UInt64) throws(LogbookError) -> [UInt8]? {
+        try run("reading the batch at sequence \(sequence) failed") { [store] client in
+            try await client.execute(ReadBatch(store: store, firstSequence: Int64(sequence)))
+                .reduce(into: [UInt8]?.none) { found, row in found = row }
+        }
+    }
+
+    /// The first sequence number of the store's last batch; `nil` for a store without batches.
+    func lastBatchStart() throws(LogbookError) -> UInt64? {
+        let found = try run("reading the store's last batch failed") { [store] client in
+            try await client.execute(ReadLastBatchStart(store: store)).reduce(into: Int64?.none) { found, row in
+                found = row
+            }
+        }
+        return found.map { UInt64($0) }
+    }
+
+    /// Runs a read on the server, naming what failed.
+    private func run<T: Sendable>(
+        _ what: String,
+        _ body: @escaping @Sendable (PostgresClient) async throws -> T
+    ) throws(LogbookError) -> T {
+        let connector = try connected()
+        do {
+            return try connector.blocking(timeout: inDoubtTimeout, body)
+        } catch {
+            if (error as? PSQLError)?.code != .server { reset(connector) }
+            throw failure(what, error)
+        }
+    }
+
     func onAppendElsewhere(_ wake: @escaping @Sendable () -> Void) {
         state.withLock { state in
             state.wake = wake

@@ -36,8 +36,8 @@ final class PostgresMigrationLock: Sendable {
 
     /// Waits for the lock, for at most the configured time.
     ///
-    /// - Throws: ``Logbook/LogbookError/Code-swift.struct/storeLocked`` when another container
-    ///   held it all that time; ``Logbook/LogbookError/Code-swift.struct/io`` when the server
+    /// - Throws: `LogbookError.Code.storeLocked` when another container
+    ///   held it all that time; `LogbookError.Code.io` when the server
     ///   could not be asked.
     func acquire() throws(LogbookError) {
         let (store, timeout, releases, signals, outcome, logger) = (store, timeout, releases, signals, outcome, logger)

@@ -161,3 +161,47 @@ struct ReadBatch: PostgresPreparedStatement {
         Array(try row.decode(ByteBuffer.self).readableBytesView)
     }
 }
+
+/// At most `limit` batches of a store after a sequence number, in order: a copy reads a store
+/// page by page.
+struct ReadBatchesPage: PostgresPreparedStatement {
+    static let sql = """
+        SELECT frame FROM logbook_batches
+        WHERE store = $1 AND first_sequence > $2
+        ORDER BY first_sequence
+        LIMIT $3
+        """
+    static let bindingDataTypes: [PostgresDataType] = [.text, .int8, .int8]
+    typealias Row = [UInt8]
+    let store: String
+    let after: Int64
+    let limit: Int64
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(store)
+        bindings.append(after)
+        bindings.append(limit)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> [UInt8] {
+        Array(try row.decode(ByteBuffer.self).readableBytesView)
+    }
+}
+
+/// The first sequence number of a store's last batch, if it has any.
+struct ReadLastBatchStart: PostgresPreparedStatement {
+    static let sql = "SELECT max(first_sequence) FROM logbook_batches WHERE store = $1"
+    static let bindingDataTypes: [PostgresDataType] = [.text]
+    typealias Row = Int64?
+    let store: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(store)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int64? { try row.decode(Int64?.self) }
+}

@@ -92,7 +92,7 @@ extension ModelConfiguration {
     ///   - allowsSave: Whether contexts may save. A container that may not still reads the
     ///     rows other containers append, into its own copy; its saves throw
     ///     `LogbookError.Code.saveNotAllowed`. Such a store cannot be opened as of a history
-    ///     token yet (``Logbook/ModelConfiguration/asOf`` throws
+    ///     token yet (`ModelConfiguration.asOf` throws
     ///     `LogbookError.Code.invalidArgument`): copy it to a directory for that.
     ///   - logger: Where to report failed reads of the server and repairs of the copy.
     public init(
