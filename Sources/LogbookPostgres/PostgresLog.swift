@@ -298,6 +298,11 @@ final class PostgresLog: ExternalLog {
 
     private func failure(_ what: String, _ error: any Error) -> LogbookError {
         if let error = error as? LogbookError { return error }
+        // The server's own words, when it gave any: the whole error also spells out the query.
+        if let error = error as? PSQLError, let message = error.serverInfo?[.message] {
+            let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+            return LogbookError(.io, "\(what): the server said: \(message)\(state)", path: location, cause: error)
+        }
         return LogbookError(.io, "\(what): \(String(reflecting: error))", path: location, cause: error as? PSQLError)
     }
 
