@@ -97,6 +97,7 @@ let package = Package(
             name: "LogbookPostgresTests",
             dependencies: [
                 "Logbook",
+                "LogbookCLI",
                 "LogbookPostgres",
                 "LogbookPostgresCLI",
                 "SampleTrips",

@@ -25,6 +25,7 @@ extension LogbookCommand {
         }
 
         private func write() throws {
+            try options.refuseServerStore("checkpoint")
             try options.checkStore()
             guard let path = try CheckpointTool.write(store: options.store) else {
                 print("no checkpoint written: the store records no schema or holds no save")

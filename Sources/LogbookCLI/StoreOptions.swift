@@ -4,12 +4,32 @@ import Logbook
 
 /// The store argument every subcommand takes.
 struct StoreOptions: ParsableArguments {
-    @Argument(help: "The store directory.")
+    @Argument(help: "The store directory, or a postgresql:// URL.")
     var store: String
+
+    /// Copies a store kept in PostgreSQL into a temporary directory, which ``store`` then
+    /// names, so that every command reads it as a directory; removed when the tool exits.
+    /// A failed copy prints its reason and exits with ``ToolExit/error``.
+    mutating func validate() throws {
+        guard ServerStores.isServerURL(store) else { return }
+        do {
+            store = try ServerStores.localCopy(of: store)
+        } catch let error as CLIError {
+            FileHandle.standardError.write(Data("logbook: \(error.description)\n".utf8))
+            throw ExitCode(error.status)
+        }
+    }
 
     /// Fails with a one-line message when `store` is missing or is not a store.
     func checkStore() throws {
         try Self.checkStore(at: store)
+    }
+
+    /// Refuses a store kept in PostgreSQL (read here from a copy), for what works only on a
+    /// directory.
+    func refuseServerStore(_ what: String) throws {
+        guard let url = ServerStores.url(ofCopy: store) else { return }
+        throw CLIError("\(what) works on a store in a directory only: copy \(url) into one with logbook-postgres copy")
     }
 
     /// Fails with a one-line message when `path` is missing or is not a store.

@@ -30,6 +30,7 @@ extension LogbookCommand {
         }
 
         private func tail() throws {
+            if follow { try options.refuseServerStore("tail --follow") }
             try options.checkStore()
             let reader = LogReader(directory: options.store)
             let report = try LogVerifier.verify(directory: options.store)

@@ -55,7 +55,7 @@ struct HelpTextTests {
         USAGE: logbook info <store>
 
         ARGUMENTS:
-          <store>                 The store directory.
+          <store>                 The store directory, or a postgresql:// URL.
 
         OPTIONS:
           --version               Show the version.
@@ -83,7 +83,7 @@ struct HelpTextTests {
         USAGE: logbook history <store> [--format <format>] [--after <after>]
 
         ARGUMENTS:
-          <store>                 The store directory.
+          <store>                 The store directory, or a postgresql:// URL.
 
         OPTIONS:
           --format <format>       Output format: text or json. (values: text, json;
@@ -109,7 +109,7 @@ struct HelpTextTests {
         USAGE: logbook dump <store> [--format <format>] [--raw] [--from <from>] [--to <to>] [--entity <entity>]
 
         ARGUMENTS:
-          <store>                 The store directory.
+          <store>                 The store directory, or a postgresql:// URL.
 
         OPTIONS:
           --format <format>       Output format: text or json. (values: text, json;
@@ -138,7 +138,7 @@ struct HelpTextTests {
         USAGE: logbook replay <store> [--entity <entity>] [--as-of <as-of>] [--format <format>]
 
         ARGUMENTS:
-          <store>                 The store directory.
+          <store>                 The store directory, or a postgresql:// URL.
 
         OPTIONS:
           --entity <entity>       Only objects of this entity.
@@ -166,7 +166,7 @@ struct HelpTextTests {
         USAGE: logbook tail <store> [--lines <lines>] [--follow] [--format <format>]
 
         ARGUMENTS:
-          <store>                 The store directory.
+          <store>                 The store directory, or a postgresql:// URL.
 
         OPTIONS:
           -n, --lines <lines>     How many of the last events to print first. (default:
@@ -201,7 +201,7 @@ struct HelpTextTests {
         USAGE: logbook verify <store> [--checksums-only]
 
         ARGUMENTS:
-          <store>                 The store directory.
+          <store>                 The store directory, or a postgresql:// URL.
 
         OPTIONS:
           --checksums-only        Check headers, checksums and sequence numbers only,
@@ -294,7 +294,7 @@ struct HelpTextTests {
         USAGE: logbook checkpoint <store>
 
         ARGUMENTS:
-          <store>                 The store directory.
+          <store>                 The store directory, or a postgresql:// URL.
 
         OPTIONS:
           --version               Show the version.

@@ -173,12 +173,50 @@ struct StoreCopyTests {
         #expect(noStore.stderr.contains("names no store: add ?store=NAME"))
     }
 
+    @Test func theLogbookToolReadsAStoreKeptInPostgreSQL() throws {
+        let socket = try TestServer.socketDirectory()
+        let source = try temporaryURL()
+        try writeDirectoryStore(source, count: 3)
+        let store = TestServer.uniqueStore()
+        _ = try TestServer.configuration().copy(directory: source, toStore: store)
+        let url = "postgresql:///postgres?host=\(socket)&store=\(store)"
+        let info = try runTool(["info", url], tool: "logbook")
+        #expect(info.status == 0)
+        #expect(info.stdout.hasPrefix("store:     \(url) (read from a copy)\n"))
+        // The same output as for the directory it was copied from, but for the store's name.
+        let dump = try runTool(["dump", url, "--format", "json"], tool: "logbook")
+        #expect(dump.status == 0)
+        #expect(dump.stdout == (try runTool(["dump", source.path, "--format", "json"], tool: "logbook")).stdout)
+        #expect(try runTool(["verify", url], tool: "logbook").status == 0)
+        let history = try runTool(["history", url], tool: "logbook")
+        #expect(history.stdout == (try runTool(["history", source.path], tool: "logbook")).stdout)
+        let checkpoint = try runTool(["checkpoint", url], tool: "logbook")
+        #expect(checkpoint.status == 2)
+        #expect(checkpoint.stderr.contains("checkpoint works on a store in a directory only"))
+        let follow = try runTool(["tail", "--follow", url], tool: "logbook")
+        #expect(follow.status == 2)
+        #expect(follow.stderr.contains("tail --follow works on a store in a directory only"))
+        let missing = try runTool(["info", "postgresql:///postgres?host=\(socket)&store=\(store)-missing"], tool: "logbook")
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("holds no batches of the store"))
+        // The copies are gone once the tool exits.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
+            $0.hasPrefix("logbook-") && $0.count == "logbook-".count + 36
+        }
+        #expect(leftovers.allSatisfy { name in
+            !FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "/" + name + "/store")
+        })
+    }
+
     private func lastSequence(_ url: URL) throws -> UInt64 {
         let last = try #require(try frames(url).last)
         return try #require(header(of: last[...])).lastSequence
     }
 
-    private func runTool(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    private func runTool(
+        _ arguments: [String],
+        tool: String = "logbook-postgres"
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = (executable as NSString).deletingLastPathComponent
@@ -186,7 +224,7 @@ struct StoreCopyTests {
             directory = (directory as NSString).deletingLastPathComponent
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: directory + "/logbook-postgres")
+        process.executableURL = URL(fileURLWithPath: directory + "/" + tool)
         process.arguments = arguments
         let (out, err) = (Pipe(), Pipe())
         process.standardOutput = out
