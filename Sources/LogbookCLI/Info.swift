@@ -34,7 +34,9 @@ extension LogbookCommand {
                 eachBatch: modelStore ? { history.note($0) } : nil
             )
             let segments = try LogReader(directory: options.store).segments()
-            print("store:     \(ServerStores.url(ofCopy: options.store).map { "\($0) (read from a copy)" } ?? options.store)")
+            print(
+                "store:     \(ServerStores.url(ofCopy: options.store).map { "\($0) (read from a copy)" } ?? options.store)"
+            )
             print("segments:  \(report.segments)")
             for segment in segments {
                 let size =

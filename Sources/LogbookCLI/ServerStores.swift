@@ -43,7 +43,8 @@ enum ServerStores {
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            let line = message.split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
+            let line =
+                message.split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
             throw CLIError("could not copy \(url): \(line.replacingOccurrences(of: "logbook-postgres: ", with: ""))")
         }
         return directory

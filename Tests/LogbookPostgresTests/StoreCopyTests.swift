@@ -196,16 +196,21 @@ struct StoreCopyTests {
         let follow = try runTool(["tail", "--follow", url], tool: "logbook")
         #expect(follow.status == 2)
         #expect(follow.stderr.contains("tail --follow works on a store in a directory only"))
-        let missing = try runTool(["info", "postgresql:///postgres?host=\(socket)&store=\(store)-missing"], tool: "logbook")
+        let missing = try runTool(
+            ["info", "postgresql:///postgres?host=\(socket)&store=\(store)-missing"],
+            tool: "logbook"
+        )
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("holds no batches of the store"))
         // The copies are gone once the tool exits.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
             $0.hasPrefix("logbook-") && $0.count == "logbook-".count + 36
         }
-        #expect(leftovers.allSatisfy { name in
-            !FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "/" + name + "/store")
-        })
+        #expect(
+            leftovers.allSatisfy { name in
+                !FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "/" + name + "/store")
+            }
+        )
     }
 
     private func lastSequence(_ url: URL) throws -> UInt64 {
