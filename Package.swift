@@ -102,6 +102,7 @@ let package = Package(
                 "LogbookPostgresCLI",
                 "SampleTrips",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         .testTarget(

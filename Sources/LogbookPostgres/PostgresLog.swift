@@ -174,6 +174,31 @@ final class PostgresLog: ExternalLog {
         }
     }
 
+    func storeCheckpoint(sequence: UInt64, bytes: [UInt8]) throws(LogbookError) {
+        let (store, logger) = (store, logger)
+        let keep = KeepCheckpoint(store: store, sequence: Int64(sequence), checkpoint: ByteBuffer(bytes: bytes))
+        try run("keeping the checkpoint at sequence \(sequence) failed") { client in
+            try await client.withTransaction(logger: logger) { connection in
+                _ = try await connection.execute(keep, logger: logger).reduce(into: 0) { _, _ in }
+                _ = try await connection.execute(PruneCheckpoints(store: store), logger: logger).reduce(into: 0) {
+                    _,
+                    _ in
+                }
+            }
+        }
+    }
+
+    func newestCheckpoint() throws(LogbookError) -> (sequence: UInt64, bytes: [UInt8])? {
+        let found = try run("reading the newest checkpoint failed") { [store] client in
+            try await client.execute(ReadNewestCheckpoint(store: store)).reduce(into: (Int64, [UInt8])?.none) {
+                found,
+                row in found = (row.sequence, row.bytes)
+            }
+        }
+        guard let found, found.0 > 0 else { return nil }
+        return (UInt64(found.0), found.1)
+    }
+
     func onAppendElsewhere(_ wake: @escaping @Sendable () -> Void) {
         state.withLock { state in
             state.wake = wake

@@ -31,6 +31,15 @@ let postgresCreateTables: [PostgresQuery] = [
         PRIMARY KEY (store, first_sequence)
     )
     """,
+    """
+    CREATE TABLE IF NOT EXISTS logbook_checkpoints (
+        store text NOT NULL REFERENCES logbook_stores (store),
+        sequence bigint NOT NULL CHECK (sequence > 0),
+        checkpoint bytea NOT NULL,
+        created timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (store, sequence)
+    )
+    """,
 ]
 
 /// The transaction-level advisory lock that setting up the tables takes.
@@ -204,4 +213,79 @@ struct ReadLastBatchStart: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Int64? { try row.decode(Int64?.self) }
+}
+
+/// Keeps a checkpoint of a store, unless one at that sequence number is kept, and removes the
+/// store's checkpoints older than the two newest.
+struct KeepCheckpoint: PostgresPreparedStatement {
+    static let sql = """
+        WITH kept AS (
+            INSERT INTO logbook_checkpoints (store, sequence, checkpoint)
+            VALUES ($1, $2, $3)
+            ON CONFLICT (store, sequence) DO NOTHING
+            RETURNING sequence
+        )
+        SELECT count(*) FROM kept
+        """
+    static let bindingDataTypes: [PostgresDataType] = [.text, .int8, .bytea]
+    typealias Row = Int64
+    let store: String
+    let sequence: Int64
+    let checkpoint: ByteBuffer
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(store)
+        bindings.append(sequence)
+        bindings.append(checkpoint)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+}
+
+/// Removes a store's checkpoints but the two newest.
+struct PruneCheckpoints: PostgresPreparedStatement {
+    static let sql = """
+        DELETE FROM logbook_checkpoints
+        WHERE store = $1 AND sequence < (
+            SELECT min(sequence) FROM (
+                SELECT sequence FROM logbook_checkpoints WHERE store = $1 ORDER BY sequence DESC LIMIT 2
+            ) AS newest
+        )
+        RETURNING sequence
+        """
+    static let bindingDataTypes: [PostgresDataType] = [.text]
+    typealias Row = Int64
+    let store: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(store)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+}
+
+/// The newest checkpoint kept of a store.
+struct ReadNewestCheckpoint: PostgresPreparedStatement {
+    static let sql = """
+        SELECT sequence, checkpoint FROM logbook_checkpoints
+        WHERE store = $1 ORDER BY sequence DESC LIMIT 1
+        """
+    static let bindingDataTypes: [PostgresDataType] = [.text]
+    typealias Row = (sequence: Int64, bytes: [UInt8])
+    let store: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(store)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> (sequence: Int64, bytes: [UInt8]) {
+        let (sequence, bytes) = try row.decode((Int64, ByteBuffer).self)
+        return (sequence, Array(bytes.readableBytesView))
+    }
 }

@@ -203,6 +203,7 @@ extension Store {
             for removed in CheckpointFiles.prune(in: log.directory, syscalls: syscalls) {
                 logger.debug("removed an older checkpoint", metadata: ["checkpoint": "\(removed)"])
             }
+            shareCheckpoint(sequence: snapshot.header.sequence, bytes: bytes)
             return path
         }
     }

@@ -14,6 +14,51 @@ extension Store {
     /// again before it gives up with ``LogbookError/Code/conflict``.
     static let conflictRetries = 16
 
+    /// Puts the newest checkpoint the external log keeps into a directory that holds none,
+    /// once the log's batches are copied there: a new host then replays only what follows
+    /// it. The checkpoint is relocated to this directory's segments
+    /// (``CheckpointRelocation``) and checked at the open like any other; a failure is logged
+    /// and the open replays the log.
+    static func fetchSharedCheckpoint(into log: EventLog, logger: Logger) {
+        guard let external = log.configuration.external else { return }
+        let syscalls = log.configuration.syscalls
+        do throws(LogbookError) {
+            guard try CheckpointFiles.list(in: log.directory, syscalls: syscalls).isEmpty,
+                let (sequence, bytes) = try external.newestCheckpoint()
+            else { return }
+            var cursor = log.reader().batches(from: sequence)
+            guard let batch = try cursor.next(), batch.lastSequence == sequence,
+                let name = batch.segment.split(separator: "/").last,
+                let segmentFirstSequence = SegmentDirectory.firstSequence(ofFileName: String(name)),
+                let relocated = CheckpointRelocation.relocated(
+                    bytes,
+                    segmentFirstSequence: segmentFirstSequence,
+                    batchOffset: batch.offset,
+                    logBytes: try CheckpointFiles.logBytes(of: log.directory, syscalls: syscalls)
+                )
+            else {
+                logger.warning(
+                    "ignored the checkpoint at sequence \(sequence) kept in \(external.location): no batch of the log ends there"
+                )
+                return
+            }
+            _ = try CheckpointFiles.write(relocated, sequence: sequence, in: log.directory, syscalls: syscalls)
+        } catch {
+            logger.warning("could not use the checkpoint kept in \(external.location): \(error)")
+        }
+    }
+
+    /// Keeps a checkpoint just written where the containers of other hosts find it. A failure
+    /// is logged: the checkpoint is a cache.
+    func shareCheckpoint(sequence: UInt64, bytes: [UInt8]) {
+        guard let externalLog else { return }
+        do throws(LogbookError) {
+            try externalLog.storeCheckpoint(sequence: sequence, bytes: bytes)
+        } catch {
+            logger.warning("could not keep the checkpoint at sequence \(sequence) in \(externalLog.location): \(error)")
+        }
+    }
+
     /// Asks the external log to wake the store when others append, so that its objects and its
     /// change feeds follow them without waiting for a fetch. Called once, as the store opens.
     func listenToExternalLog() {

@@ -203,6 +203,7 @@ final class Store: Sendable {
             }
             logConfiguration.external = configuration.externalLog
             let log = try EventLog(directory: directory, configuration: logConfiguration)
+            Self.fetchSharedCheckpoint(into: log, logger: configuration.logger)
             self.sink = .log(log)
             self.saveSignal = SaveSignal.shared(for: log.reader().directory)
             self.location = directory

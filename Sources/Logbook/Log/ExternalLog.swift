@@ -41,6 +41,18 @@ package protocol ExternalLog: Sendable {
     /// The framed batches whose first event comes after `sequence`, in order.
     func frames(after sequence: UInt64) throws(LogbookError) -> [[UInt8]]
 
+    /// Keeps a checkpoint file where the containers of other hosts find it, with the newest
+    /// ones kept before; older ones may be removed.
+    ///
+    /// - Parameters:
+    ///   - sequence: The sequence number the checkpoint is at.
+    ///   - bytes: The checkpoint file's bytes (see <doc:OnDiskFormat>).
+    func storeCheckpoint(sequence: UInt64, bytes: [UInt8]) throws(LogbookError)
+
+    /// The newest checkpoint kept by ``storeCheckpoint(sequence:bytes:)``, if any: what a
+    /// container whose directory holds none starts from.
+    func newestCheckpoint() throws(LogbookError) -> (sequence: UInt64, bytes: [UInt8])?
+
     /// Asks to be told, from any thread, when another writer may have appended batches.
     func onAppendElsewhere(_ wake: @escaping @Sendable () -> Void)
 
