@@ -45,6 +45,7 @@ extension ModelContext {
     ///   ``LogbookError/Code/io`` or ``LogbookError/Code/writerFailed`` when the write fails.
     ///   A failed save writes nothing and leaves the changes pending.
     public func save() throws {
+        if !_storeParts.isEmpty { return try saveStores() }
         guard hasChanges else {
             dirty.removeAll()
             return
