@@ -77,7 +77,8 @@ extension ModelContainer {
             } catch var error as LogbookError {
                 error.message =
                     "deleting the data of configuration \(part.configurationDescription) failed, and its store is as it was"
-                    + (emptied.isEmpty ? "" : "; configurations \(emptied.joined(separator: ", ")) were emptied before it")
+                    + (emptied.isEmpty
+                        ? "" : "; configurations \(emptied.joined(separator: ", ")) were emptied before it")
                     + ": " + error.message
                 throw error
             }

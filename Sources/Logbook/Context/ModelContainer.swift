@@ -252,7 +252,9 @@ public final class ModelContainer: Sendable {
         }
         var parts: [ModelContainer] = []
         for (part, plan) in zip(partition.parts, plans) {
-            parts.append(try ModelContainer(part: plan?.current ?? part.schema, plan: plan, configuration: part.configuration))
+            parts.append(
+                try ModelContainer(part: plan?.current ?? part.schema, plan: plan, configuration: part.configuration)
+            )
         }
         return parts
     }

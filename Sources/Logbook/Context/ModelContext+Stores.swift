@@ -51,10 +51,14 @@ extension ModelContext {
                 try part.save()
             } catch var error as LogbookError {
                 let notTried = _storeParts[(position + 1)...].filter(\.hasChanges).map(\.configurationDescription)
-                var summary = "the save of configuration \(part.configurationDescription) failed and its changes stay pending"
-                if !saved.isEmpty { summary += "; configurations \(saved.joined(separator: ", ")) were saved before it" }
+                var summary =
+                    "the save of configuration \(part.configurationDescription) failed and its changes stay pending"
+                if !saved.isEmpty {
+                    summary += "; configurations \(saved.joined(separator: ", ")) were saved before it"
+                }
                 if !notTried.isEmpty {
-                    summary += "; configurations \(notTried.joined(separator: ", ")) were not written, and their changes stay pending"
+                    summary +=
+                        "; configurations \(notTried.joined(separator: ", ")) were not written, and their changes stay pending"
                 }
                 error.message = summary + ": " + error.message
                 throw error

@@ -18,6 +18,10 @@ import Foundation
 /// batch of events, appended to the store's log atomically and, by default, durably. Two
 /// contexts of one container see each other's saved changes at their next fetch.
 ///
+/// A context of a container of several configurations works across their stores: each fetch
+/// reads the store of its model type, each model is saved to the store of its entity, and a
+/// save writes one batch per store (see <doc:ModelContainer#Several-stores-in-one-container>).
+///
 /// A context is not `Sendable`: use it, and its models, in one isolation domain (the main actor
 /// for ``ModelContainer/mainContext``, a task or an actor of yours otherwise, such as a
 /// ``ModelActor``, which has a context of its own).

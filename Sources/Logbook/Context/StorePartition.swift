@@ -83,7 +83,9 @@ struct StorePartition {
                     "configuration \(Self.describe(configuration)) holds no entity: every entity it could hold is named by another configuration"
                 )
             }
-            parts.append(Part(configuration: configuration, schema: Schema(restricting: schema, to: names), entityNames: names))
+            parts.append(
+                Part(configuration: configuration, schema: Schema(restricting: schema, to: names), entityNames: names)
+            )
         }
         try Self.checkRelationships(schema, owner: owner, configurations: configurations)
         self.parts = parts

@@ -27,7 +27,9 @@ extension MigrationPlanChain {
         var kept: [Schema] = []
         var keptCurrent = 0
         for (index, schema) in schemas.enumerated() {
-            let part = Set(schema.entities.map(\.name).filter { names.contains($0) || (keepsUnknown && !known.contains($0)) })
+            let part = Set(
+                schema.entities.map(\.name).filter { names.contains($0) || (keepsUnknown && !known.contains($0)) }
+            )
             let restricted = Schema(restricting: schema, to: part)
             if let last = kept.last, last.fingerprint == restricted.fingerprint {
                 // The same stored shape as the version before: no stage to run for this store.

@@ -10,8 +10,8 @@ struct SeveralStoresConfigurationTests {
     /// Makes a container of `configurations` and returns its error, which must be a
     /// ``LogbookError``.
     private func refusal(
-        _ schema: Schema = TwoStores.schema,
         _ configurations: [ModelConfiguration],
+        schema: Schema = TwoStores.schema,
         plan: (any SchemaMigrationPlan.Type)? = nil
     ) throws -> LogbookError {
         let error = #expect(throws: LogbookError.self) {
@@ -41,7 +41,11 @@ struct SeveralStoresConfigurationTests {
         let error = try refusal([stores.user(), catalogue])
         #expect(error.code == .invalidConfiguration)
         #expect(error.message.hasPrefix("configurations 'User' (\(stores.userURL.path)) and 'Catalogue' ("))
-        #expect(error.message.hasSuffix("use the same store directory: each configuration of a container needs a store of its own"))
+        #expect(
+            error.message.hasSuffix(
+                "use the same store directory: each configuration of a container needs a store of its own"
+            )
+        )
     }
 
     @Test func twoConfigurationsWithOneNameAreRefused() throws {
@@ -69,7 +73,10 @@ struct SeveralStoresConfigurationTests {
     @Test func entitiesNoConfigurationHoldsAreRefused() throws {
         let stores = TwoStores()
         let cache = ModelConfiguration("Cache", schema: Schema([MapTileCache.self]), isStoredInMemoryOnly: true)
-        let error = try refusal(Schema([Trip.self, AtlasCountry.self, MapTileCache.self]), [stores.catalogue(), cache])
+        let error = try refusal(
+            [stores.catalogue(), cache],
+            schema: Schema([Trip.self, AtlasCountry.self, MapTileCache.self])
+        )
         #expect(error.code == .invalidConfiguration)
         #expect(
             error.message
@@ -79,7 +86,7 @@ struct SeveralStoresConfigurationTests {
 
     @Test func aConfigurationNamingAnEntityOutsideTheContainersSchemaIsRefused() throws {
         let stores = TwoStores()
-        let error = try refusal(Schema([Trip.self]), [stores.user(), stores.catalogue()])
+        let error = try refusal([stores.user(), stores.catalogue()], schema: Schema([Trip.self]))
         #expect(error.code == .invalidConfiguration)
         #expect(error.message.contains("names entity 'AtlasCountry', which is not in the container's schema"))
     }
@@ -95,7 +102,7 @@ struct SeveralStoresConfigurationTests {
 
     @Test func aRelationshipBetweenStoresIsRefusedNamingBothEnds() throws {
         let stores = TwoStores()
-        let error = try refusal(Schema([Trip.self, TravelNote.self]), [stores.user(), stores.catalogue()])
+        let error = try refusal([stores.user(), stores.catalogue()], schema: Schema([Trip.self, TravelNote.self]))
         #expect(error.code == .invalidConfiguration)
         #expect(
             error.message
@@ -116,8 +123,8 @@ struct SeveralStoresConfigurationTests {
     @Test func aPlanWithACustomStageIsRefusedBeforeAnyStoreOpens() throws {
         let stores = TwoStores()
         let error = try refusal(
-            Schema(versionedSchema: AtlasTripsV3.self),
             [stores.user(), stores.catalogue()],
+            schema: Schema(versionedSchema: AtlasTripsV3.self),
             plan: AtlasTripsCustomPlan.self
         )
         #expect(error.code == .unsupported)

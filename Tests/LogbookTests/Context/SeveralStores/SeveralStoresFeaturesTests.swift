@@ -53,7 +53,8 @@ struct SeveralStoresFeaturesTests {
     }
 
     @Test func theChangeFeedOfSeveralStoresThrowsAndEachStoresFeedDelivers() async throws {
-        let (_, container) = try savedStores()
+        let (stores, container) = try savedStores()
+        defer { withExtendedLifetime(stores) {} }
         var feed = container.changes(after: nil).makeAsyncIterator()
         let error = await #expect(throws: LogbookError.self) { _ = try await feed.next() }
         #expect(error?.code == .unsupported)
@@ -85,7 +86,10 @@ struct SeveralStoresFeaturesTests {
         let before = try storeBytes(stores.userURL)
         let error = #expect(throws: LogbookError.self) { try container.deleteAllData() }
         #expect(error?.code == .saveNotAllowed)
-        #expect(error?.message.hasPrefix("configuration 'Catalogue' (\(stores.catalogueURL.path)) does not allow saving") == true)
+        #expect(
+            error?.message.hasPrefix("configuration 'Catalogue' (\(stores.catalogueURL.path)) does not allow saving")
+                == true
+        )
         #expect(error?.message.contains("no store was changed") == true)
         #expect(try storeBytes(stores.userURL) == before)
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 1)

@@ -110,7 +110,9 @@ struct SeveralStoresTests {
         #expect(context.hasChanges)
         #expect(try storeBytes(stores.catalogueURL) == before)
 
-        let france = try #require(try context.fetch(FetchDescriptor<AtlasCountry>(predicate: #Predicate { $0.code == "FR" })).first)
+        let france = try #require(
+            try context.fetch(FetchDescriptor<AtlasCountry>(predicate: #Predicate { $0.code == "FR" })).first
+        )
         context.rollback()
         france.name = "République française"
         let refused = #expect(throws: LogbookError.self) { try context.save() }
@@ -175,8 +177,16 @@ struct SeveralStoresTests {
             #expect(!country.persistentModelID.isTemporary)
         }
         let reopened = ModelContext(try stores.container())
-        #expect(try reopened.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["Berlin", "Vienna"])
-        #expect(try reopened.fetch(FetchDescriptor<AtlasCountry>(sortBy: [SortDescriptor(\.code)])).map(\.code) == ["AT", "DE"])
+        #expect(
+            try reopened.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == [
+                "Berlin", "Vienna",
+            ]
+        )
+        #expect(
+            try reopened.fetch(FetchDescriptor<AtlasCountry>(sortBy: [SortDescriptor(\.code)])).map(\.code) == [
+                "AT", "DE",
+            ]
+        )
     }
 
     @Test func aFailureInTheFirstStoreWritesNeitherAndNamesBoth() throws {
