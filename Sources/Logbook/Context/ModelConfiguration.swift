@@ -12,6 +12,16 @@ import Logging
 ///
 /// A store on disk is a directory (see <doc:OnDiskFormat>); it is created on first use.
 ///
+/// A container given several configurations keeps each entity in the store of the one
+/// configuration that holds it (see ``schema``), each store with its own options: a read-only
+/// catalogue beside the user's store, a cache in memory beside data on disk.
+///
+/// ```swift
+/// let user = ModelConfiguration("User", url: userStoreURL)
+/// let cache = ModelConfiguration("Cache", schema: Schema([MapTile.self]), isStoredInMemoryOnly: true)
+/// let container = try ModelContainer(for: Schema([Trip.self, MapTile.self]), configurations: [user, cache])
+/// ```
+///
 /// ## Topics
 ///
 /// ### Creating a configuration
@@ -44,12 +54,26 @@ public struct ModelConfiguration: Sendable {
     }
 
     /// The configuration's name, as SwiftData names configurations: `"default"` unless one is
-    /// given. Only for the app's own use: a store is found by its ``url``.
+    /// given. A store is found by its ``url``; the name tells the configurations of one
+    /// container apart, so each of them needs its own (see
+    /// ``ModelContainer/container(forConfigurationNamed:)``).
     public var name: String
-    /// The schema given to the configuration, if any, as SwiftData records it.
+    /// The entities this configuration's store holds, in a container of several
+    /// configurations; `nil` for the configuration that holds every entity the others do not
+    /// name.
     ///
-    /// A container keeps all its models in the store of its first configuration, whatever
-    /// this schema names: the container's own schema is the one that counts.
+    /// ```swift
+    /// let user = ModelConfiguration("User", url: userStoreURL)
+    /// let catalogue = ModelConfiguration(
+    ///     "Catalogue", schema: Schema([Country.self]), url: catalogueURL, allowsSave: false)
+    /// let container = try ModelContainer(
+    ///     for: Schema([Trip.self, Country.self]), configurations: [user, catalogue])
+    /// ```
+    ///
+    /// Every entity the schema names must be in the container's schema, and in no other
+    /// configuration's (see <doc:ModelContainer#Several-stores-in-one-container>). A container
+    /// of one configuration keeps all its models in its store whatever this schema names: the
+    /// container's own schema is the one that counts.
     public var schema: Schema?
     /// The store directory; unused when ``isStoredInMemoryOnly`` is `true`.
     public var url: URL

@@ -20,11 +20,16 @@ extension ModelContainer {
     ///
     /// Does nothing for a store in memory or a store without saves.
     ///
+    /// A container of several configurations writes a checkpoint of each of its stores that
+    /// allows saving, in the order of the configurations; a read-only store writes nothing in
+    /// its directory, and is left out. When one fails, the ones before it are written.
+    ///
     /// - Throws: ``LogbookError/Code/saveNotAllowed`` when the container's configuration does
-    ///   not allow saving; ``LogbookError/Code/io`` when the file cannot be written, or
+    ///   not allow saving (for a container of several configurations: none of them does); ``LogbookError/Code/io`` when the file cannot be written, or
     ///   ``LogbookError/Code/writerFailed`` when the log cannot be flushed. The store is as it
     ///   was after a failure: at worst a temporary file is left in its `checkpoints` directory.
     public func checkpoint() throws {
+        if !parts.isEmpty { return try checkpointStores() }
         guard allowsSave else {
             throw LogbookError(
                 .saveNotAllowed,
@@ -33,5 +38,20 @@ extension ModelContainer {
             )
         }
         try store.writeCheckpoint()
+    }
+}
+
+extension ModelContainer {
+    /// ``checkpoint()`` of a container of several configurations: each store that allows
+    /// saving.
+    private func checkpointStores() throws {
+        let writable = parts.filter(\.allowsSave)
+        guard !writable.isEmpty else {
+            throw LogbookError(
+                .saveNotAllowed,
+                "none of this container's configurations allows saving, and a checkpoint writes to a store"
+            )
+        }
+        for part in writable { try part.checkpoint() }
     }
 }

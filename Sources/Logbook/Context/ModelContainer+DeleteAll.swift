@@ -17,12 +17,19 @@ extension ModelContainer {
     /// store's files; here the call throws, and the log keeps its history (the deletes are
     /// events after it), as every change does. No delete rule runs: every object goes.
     ///
+    /// A container of several configurations deletes the objects of every store, one batch per
+    /// store in the order of the configurations: each store's deletes are atomic, not the
+    /// whole. A configuration that does not allow saving refuses the call before any store is
+    /// changed; when a store's append fails, the stores before it are empty, and it and the
+    /// ones after it are as they were. The error names them.
+    ///
     /// - Throws: ``LogbookError`` with ``LogbookError/Code/saveNotAllowed`` when the
-    ///   container's configuration does not allow saving, or ``LogbookError/Code/io`` or
+    ///   container's configuration (or one of them) does not allow saving, or ``LogbookError/Code/io`` or
     ///   ``LogbookError/Code/writerFailed`` when the append fails, in which case nothing is
     ///   deleted.
     /// - Complexity: O(*n*) in the number of objects in the store.
     public func deleteAllData() throws {
+        if !parts.isEmpty { return try deleteAllDataOfStores() }
         guard allowsSave else {
             throw LogbookError(
                 .saveNotAllowed,
@@ -49,5 +56,38 @@ extension ModelContainer {
     /// - Complexity: O(*n*) in the number of objects in the store.
     public func erase() throws {
         try deleteAllData()
+    }
+}
+
+extension ModelContainer {
+    /// ``deleteAllData()`` of a container of several configurations: every store, or none when
+    /// one of them does not allow saving.
+    private func deleteAllDataOfStores() throws {
+        for part in parts where !part.allowsSave {
+            throw LogbookError(
+                .saveNotAllowed,
+                "configuration \(part.configurationDescription) does not allow saving, so its data cannot be deleted; no store was changed",
+                path: part.store.location
+            )
+        }
+        var emptied: [String] = []
+        for part in parts {
+            do {
+                try part.deleteAllData()
+            } catch var error as LogbookError {
+                error.message =
+                    "deleting the data of configuration \(part.configurationDescription) failed, and its store is as it was"
+                    + (emptied.isEmpty
+                        ? "" : "; configurations \(emptied.joined(separator: ", ")) were emptied before it")
+                    + ": " + error.message
+                throw error
+            }
+            emptied.append(part.configurationDescription)
+        }
+    }
+
+    /// The first configuration of the container, as messages name it.
+    var configurationDescription: String {
+        StorePartition.describe(configurations.first ?? ModelConfiguration())
     }
 }

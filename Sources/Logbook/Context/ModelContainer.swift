@@ -43,6 +43,67 @@ import Foundation
 /// objects, and opens in any process while another writes (see
 /// ``ModelConfiguration/allowsSave``).
 ///
+/// ## Several stores in one container
+///
+/// A container given several configurations keeps each entity in exactly one of their stores,
+/// as SwiftData does: a configuration with a ``ModelConfiguration/schema`` holds the entities
+/// of that schema, and the one configuration without a schema holds every entity the others do
+/// not name. An app can keep a read-only catalogue it ships beside the user's own store, or a
+/// cache in memory apart from user data:
+///
+/// ```swift
+/// let schema = Schema([Trip.self, Country.self, MapTile.self])
+/// let user = ModelConfiguration("User", url: userStoreURL)            // Trip and what it reaches
+/// let catalogue = ModelConfiguration(
+///     "Catalogue", schema: Schema([Country.self]), url: bundledCatalogueURL, allowsSave: false)
+/// let cache = ModelConfiguration("Cache", schema: Schema([MapTile.self]), isStoredInMemoryOnly: true)
+/// let container = try ModelContainer(for: schema, configurations: [user, catalogue, cache])
+///
+/// let context = ModelContext(container)
+/// context.insert(Trip(name: "Lisbon", destination: "Lisbon", startDate: start, endDate: end))
+/// let countries = try context.fetch(FetchDescriptor<Country>())   // from the catalogue
+/// try context.save()                                              // writes the user's store
+/// ```
+///
+/// Each store is a store of its own, with its own log, lock, schema record and options
+/// (``ModelConfiguration/allowsSave``, ``ModelConfiguration/isStoredInMemoryOnly``,
+/// ``ModelConfiguration/durability``, …); opened alone later with its part of the models, it
+/// holds exactly its entities. A migration plan applies to each store separately: its recorded
+/// schema is compared with its part of each version (versions that do not change its entities
+/// count as one), so that a change to the user's models does not touch the catalogue. A
+/// plan with a custom stage is refused (``LogbookError/Code/unsupported``): its closures need a
+/// context of every model at once, which no one store has.
+///
+/// A context of the container fetches, inserts, deletes and saves across the stores: each
+/// fetch reads the store of its entity, and ``ModelContext/save()`` writes each store's
+/// changes as that store's own batch, in the order of the configurations. **A save across
+/// stores is atomic per store, not as a whole**: when a store's batch fails, that store is left
+/// as it was and its changes stay pending, the stores written before it keep their saves, and
+/// the stores after it are not written and keep their changes pending; the error names each.
+/// A store whose configuration does not allow saving refuses a save that changes it before any
+/// store is written (``LogbookError/Code/saveNotAllowed``, naming the configuration).
+///
+/// A relationship cannot lead from one store to another, and the configurations must fit
+/// together; creating the container throws ``LogbookError/Code/invalidConfiguration``, naming
+/// the entities and configurations, when an entity is named by two configurations, when two
+/// configurations share a name or a store directory, when two have no schema, when an entity
+/// has no store or a configuration no entity, or when a relationship crosses stores.
+///
+/// What else works across the stores:
+/// - ``PersistentIdentifier``s never clash: each entity lives in one store, and an identifier
+///   names its entity, so `Trip#1` and `Country#1` are told apart.
+///   ``ModelContext/model(for:)`` asks the store of the identifier's entity.
+/// - ``deleteAllData()``, ``erase()`` and ``checkpoint()`` act on every store (a checkpoint
+///   on every store that allows saving); ``ModelActor`` and ``mainContext`` work as with one
+///   store; ``ModelContext/willSave`` and ``ModelContext/didSave`` are posted once per store
+///   written.
+/// - History is per store: each store numbers its own transactions, so a token belongs to one.
+///   ``ModelContext/fetchHistory(_:)`` and the feed of ``changes(after:)`` throw
+///   ``LogbookError/Code/unsupported`` on a container of several stores; read them through
+///   ``container(forConfigurationNamed:)``, whose transactions carry their store in
+///   ``DefaultHistoryTransaction/storeIdentifier``. A configuration opened as of a token
+///   (``ModelConfiguration/asOf``) is refused the same way.
+///
 /// ## Topics
 ///
 /// ### Creating a container
@@ -59,6 +120,7 @@ import Foundation
 /// ### Inspecting
 /// - ``schema``
 /// - ``configurations``
+/// - ``container(forConfigurationNamed:)``
 /// - ``recoveryReport``
 ///
 /// ### Checkpoints
@@ -68,7 +130,15 @@ public final class ModelContainer: Sendable {
     public let schema: Schema
     /// The configurations the container was created with.
     public let configurations: [ModelConfiguration]
+    /// The store of the container, or of its first configuration when it has several (see
+    /// ``parts``).
     let store: Store
+    /// The containers of each store, in the order of the configurations, when the container
+    /// has several configurations; empty when it has one store.
+    let parts: [ModelContainer]
+    /// The index in ``parts`` of the store of each entity; empty when the container has one
+    /// store.
+    let partIndex: [String: Int]
     /// Whether this container's contexts may save: its configuration's, since a store opened
     /// by several containers is shared whatever each allows.
     let allowsSave: Bool
@@ -84,8 +154,9 @@ public final class ModelContainer: Sendable {
     ///   - migrationPlan: The versions the store may have been written with, and how to move
     ///     from one to the next. Without one, a store written with other models is migrated
     ///     automatically when every change is lightweight (see <doc:Migrations>).
-    ///   - configurations: Where the store lives; the first configuration is used. Defaults
-    ///     to `default.store` in the current directory.
+    ///   - configurations: Where the store lives, or, with several configurations, where
+    ///     each of the stores lives and which entities it holds (see "Several stores in one
+    ///     container" above). Defaults to `default.store` in the current directory.
     /// - Throws: ``LogbookError`` when there is no store at the URL of a read-only
     ///   configuration (``LogbookError/Code/notAStore``), or its schema is not the models'
     ///   (``LogbookError/Code/schemaMismatch``: a read-only container cannot migrate); when the
@@ -99,7 +170,11 @@ public final class ModelContainer: Sendable {
     ///   (``LogbookError/Code/schemaMismatch``, listing the changes), or open in this process with another schema or
     ///   migration plan (``LogbookError/Code/schemaMismatch``, naming both); ``SchemaError``
     ///   when the models do not form a valid schema (an ambiguous inverse, say: the problem
-    ///   ``Schema/init(_:version:)-([PersistentModel.],_)`` found and kept).
+    ///   ``Schema/init(_:version:)-([PersistentModel.],_)`` found and kept). With several
+    ///   configurations, ``LogbookError/Code/invalidConfiguration`` when they do not fit
+    ///   together and ``LogbookError/Code/unsupported`` for a plan with a custom stage or a
+    ///   configuration opened as of a token; then no store is opened. A store that fails to
+    ///   open throws as above, and the stores opened before it are closed again.
     public convenience init(
         for forTypes: any PersistentModel.Type...,
         migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
@@ -113,7 +188,7 @@ public final class ModelContainer: Sendable {
     /// - Parameters:
     ///   - schema: The models' schema.
     ///   - migrationPlan: The versions the store may have been written with.
-    ///   - configurations: Where the store lives; the first configuration is used.
+    ///   - configurations: Where the store lives, or where each of several stores lives.
     /// - Throws: See ``init(for:migrationPlan:configurations:)-(PersistentModel....,_,_)``.
     public init(
         for schema: Schema,
@@ -121,12 +196,77 @@ public final class ModelContainer: Sendable {
         configurations: [ModelConfiguration] = []
     ) throws {
         try schema.checkProblems()
-        let configuration = configurations.first ?? ModelConfiguration()
         let plan = try migrationPlan.map { try MigrationPlanChain($0, current: schema) }
         let schema = plan?.current ?? schema
         self.schema = schema
+        guard configurations.count > 1 else {
+            let configuration = configurations.first ?? ModelConfiguration()
+            let opened = try Self.openStore(schema, plan, configuration)
+            self.configurations = [configuration]
+            self.store = opened.store
+            self.allowsSave = opened.allowsSave
+            self.registration = opened.registration
+            self.parts = []
+            self.partIndex = [:]
+            return
+        }
+        let parts = try Self.openParts(schema, plan, configurations)
+        self.configurations = configurations
+        self.store = parts[0].store
+        self.allowsSave = parts.allSatisfy(\.allowsSave)
+        self.registration = nil
+        var partIndex: [String: Int] = [:]
+        for (index, part) in parts.enumerated() {
+            for entity in part.schema.entities { partIndex[entity.name] = index }
+        }
+        self.parts = parts
+        self.partIndex = partIndex
+    }
+
+    /// The container of one store of a container of several configurations.
+    private init(part schema: Schema, plan: MigrationPlanChain?, configuration: ModelConfiguration) throws {
+        let opened = try Self.openStore(schema, plan, configuration)
+        self.schema = schema
         self.configurations = [configuration]
-        self.allowsSave = configuration.allowsSave && configuration.asOf == nil
+        self.store = opened.store
+        self.allowsSave = opened.allowsSave
+        self.registration = opened.registration
+        self.parts = []
+        self.partIndex = [:]
+    }
+
+    /// Splits the schema between the configurations, checks the split and the plan for each
+    /// store, then opens the stores in the order of the configurations. A store that fails to
+    /// open closes the ones opened before it, as their containers go.
+    private static func openParts(
+        _ schema: Schema,
+        _ plan: MigrationPlanChain?,
+        _ configurations: [ModelConfiguration]
+    ) throws -> [ModelContainer] {
+        let partition = try StorePartition(schema: schema, configurations: configurations)
+        let known = Set(schema.entities.map(\.name))
+        // Every plan restricted before any store opens: a plan this container cannot apply
+        // opens nothing.
+        let plans = try partition.parts.map { part in
+            try plan?.restricted(to: part.entityNames, keepsUnknown: part.configuration.schema == nil, known: known)
+        }
+        var parts: [ModelContainer] = []
+        for (part, plan) in zip(partition.parts, plans) {
+            parts.append(
+                try ModelContainer(part: plan?.current ?? part.schema, plan: plan, configuration: part.configuration)
+            )
+        }
+        return parts
+    }
+
+    /// Opens the store of one configuration: shared with the other containers of this process
+    /// that use it, unless it is in memory or read-only.
+    private static func openStore(
+        _ schema: Schema,
+        _ plan: MigrationPlanChain?,
+        _ configuration: ModelConfiguration
+    ) throws -> (store: Store, allowsSave: Bool, registration: String?) {
+        let allowsSave = configuration.allowsSave && configuration.asOf == nil
         if configuration.isStoredInMemoryOnly, let token = configuration.asOf {
             throw LogbookError(
                 .invalidArgument,
@@ -143,14 +283,10 @@ public final class ModelContainer: Sendable {
         // own copy, as a writer does; it only refuses saves.
         if !configuration.isStoredInMemoryOnly && !allowsSave && configuration.externalLog == nil {
             // A read-only store is its container's own: it shares nothing with a writer's.
-            self.store = try Self.openReadOnly(schema, plan, configuration)
-            self.registration = nil
-            return
+            return (try Self.openReadOnly(schema, plan, configuration), false, nil)
         }
         guard !configuration.isStoredInMemoryOnly else {
-            self.store = try Self.open(schema, plan, configuration)
-            self.registration = nil
-            return
+            return (try Self.open(schema, plan, configuration), allowsSave, nil)
         }
         let key = StoreRegistry.key(for: configuration.url)
         let terms = StoreRegistry.Terms(
@@ -161,10 +297,10 @@ public final class ModelContainer: Sendable {
         )
         // The last step that can fail: once the store is counted as this container's, only
         // the container's release ends that use.
-        self.store = try StoreRegistry.shared.store(at: key, terms: terms) {
+        let store = try StoreRegistry.shared.store(at: key, terms: terms) {
             try Self.open(schema, plan, configuration)
         }
-        self.registration = key
+        return (store, allowsSave, key)
     }
 
     /// Opens, checks and replays or migrates the store of a configuration.
@@ -222,6 +358,8 @@ public final class ModelContainer: Sendable {
         self.store = store
         self.allowsSave = true
         self.registration = nil
+        self.parts = []
+        self.partIndex = [:]
     }
 
     deinit {
@@ -232,6 +370,10 @@ public final class ModelContainer: Sendable {
     /// allows it, damage) left at the end of the log, moved into the store's `quarantine`
     /// directory. Empty when the log was whole, and for a store in memory.
     ///
+    /// For a container of several configurations, the report of the first store (in the order
+    /// of the configurations) that recovered something; each store's own is that of
+    /// ``container(forConfigurationNamed:)``.
+    ///
     /// ```swift
     /// let container = try ModelContainer(for: Trip.self, configurations: configuration)
     /// if let tail = container.recoveryReport.quarantinedTail {
@@ -239,7 +381,8 @@ public final class ModelContainer: Sendable {
     /// }
     /// ```
     public var recoveryReport: RecoveryReport {
-        store.log?.recovery.report ?? RecoveryReport()
+        if !parts.isEmpty { return parts.lazy.map(\.recoveryReport).first { !$0.isEmpty } ?? RecoveryReport() }
+        return store.log?.recovery.report ?? RecoveryReport()
     }
 
     /// The context bound to the main actor, created on first use, with autosave enabled.

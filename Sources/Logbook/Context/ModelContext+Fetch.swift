@@ -33,6 +33,7 @@ extension ModelContext {
         // there, where their types are known, and only the predicate's expression reaches the
         // library, where handling `Predicate<T>` or `[SortDescriptor<T>]` would ask the runtime
         // for their type metadata on every call (half the cost of a lookup by unique name).
+        if !_storeParts.isEmpty { return try _storePart(for: T.self).fetch(descriptor) }
         if let expression = descriptor._expression {
             let match =
                 if let (keyPath, value) = _keyPathEqualsConstant(expression, T.self) {
@@ -200,6 +201,7 @@ extension ModelContext {
     ///
     /// - Throws: See ``fetch(_:)``.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        if !_storeParts.isEmpty { return try storePart(for: T.self).fetchCount(descriptor) }
         try store.catchUp()
         if descriptor.predicate == nil, descriptor.fetchOffset == nil, descriptor.fetchLimit == nil,
             !descriptor.includePendingChanges || (inserted.isEmpty && deleted.isEmpty)
@@ -225,6 +227,7 @@ extension ModelContext {
     /// - Throws: See ``fetch(_:)``.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier]
     {
+        if !_storeParts.isEmpty { return try storePart(for: T.self).fetchIdentifiers(descriptor) }
         try store.catchUp()
         if let identifiers = identifiersOnStoredValues(descriptor) {
             let entity = mapping(for: T.self).entityName
@@ -242,6 +245,7 @@ extension ModelContext {
     ///
     /// - Returns: `nil` when the store has no such model and the context has not inserted it.
     public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
+        if !_storeParts.isEmpty { return storePart(forEntity: identifier.entityName)?.model(for: identifier) }
         try? store.catchUp()
         refreshIfStoreChanged()
         if let registered = registered(identifier) { return registered }
@@ -255,6 +259,7 @@ extension ModelContext {
     /// The model with an identifier if the context has it registered already, without
     /// looking at the store.
     public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
+        if !_storeParts.isEmpty { return storePart(forEntity: identifier.entityName)?.registeredModel(for: identifier) }
         if let registered = registered(identifier) as? T { return registered }
         return inserted.models.first { $0.persistentModelID == identifier } as? T
     }

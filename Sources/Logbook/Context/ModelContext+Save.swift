@@ -39,12 +39,24 @@ extension ModelContext {
     /// fetches return. When the context did not hold the stored model, the inserted object
     /// becomes the context's object of it, with the merged values.
     ///
+    /// ## Several stores
+    ///
+    /// A context of a container of several configurations writes one batch per store that has
+    /// changes, in the order of the configurations: the save is atomic per store, not as a
+    /// whole. A store whose configuration does not allow saving refuses a save that changes it
+    /// before any store is written. When a store's batch fails, that store is left as it was
+    /// and its changes stay pending; the stores before it keep their saves, the stores after it
+    /// are not written and keep their changes pending, and the error's message names each. A
+    /// second `save()` writes what is still pending. See
+    /// <doc:ModelContainer#Several-stores-in-one-container>.
+    ///
     /// - Throws: ``LogbookError`` with code ``LogbookError/Code/validationFailed`` naming the
     ///   entity, relationship and count when a rule is broken;
     ///   ``LogbookError/Code/saveNotAllowed`` when the configuration does not allow saving;
     ///   ``LogbookError/Code/io`` or ``LogbookError/Code/writerFailed`` when the write fails.
     ///   A failed save writes nothing and leaves the changes pending.
     public func save() throws {
+        if !_storeParts.isEmpty { return try saveStores() }
         guard hasChanges else {
             dirty.removeAll()
             return

@@ -18,6 +18,10 @@ import Foundation
 /// batch of events, appended to the store's log atomically and, by default, durably. Two
 /// contexts of one container see each other's saved changes at their next fetch.
 ///
+/// A context of a container of several configurations works across their stores: each fetch
+/// reads the store of its model type, each model is saved to the store of its entity, and a
+/// save writes one batch per store (see <doc:ModelContainer#Several-stores-in-one-container>).
+///
 /// A context is not `Sendable`: use it, and its models, in one isolation domain (the main actor
 /// for ``ModelContainer/mainContext``, a task or an actor of yours otherwise, such as a
 /// ``ModelActor``, which has a context of its own).
@@ -113,7 +117,9 @@ public final class ModelContext {
     /// ```
     ///
     /// `nil` (the default) records no author.
-    public var author: String?
+    public var author: String? {
+        didSet { for part in _storeParts { part.author = author } }
+    }
 
     /// One object per persisted model, by identifier number: the store hands numbers out from
     /// one counter for every entity, so a number names one object. Read it through
@@ -166,13 +172,30 @@ public final class ModelContext {
     /// The store's ``Store/fillsMissingValues``, read once: asking the store for each model made
     /// retained and released it.
     let fillsMissingValues: Bool
+    /// The contexts of each store of a container of several configurations, in the order of
+    /// its configurations: this context hands every operation on a model to the context of the
+    /// model's store (see <doc:ModelContainer#Several-stores-in-one-container>). Empty for a
+    /// container of one store.
+    ///
+    /// Read by ``fetch(_:)``, which is compiled into its callers.
+    @usableFromInline let _storeParts: [ModelContext]
+    /// The context that made this one for one of its stores, which models report as theirs;
+    /// `nil` for a context an app made.
+    weak var owner: ModelContext?
+    /// Whether this is the context of one store of a container of several configurations.
+    private(set) var isStorePart = false
 
     /// Creates a context for a container.
     public init(_ container: ModelContainer) {
         self.container = container
         self.seenGeneration = container.store.generation
         self.fillsMissingValues = container.store.fillsMissingValues
+        self._storeParts = container.parts.map { ModelContext($0) }
         link.observer = self
+        for part in _storeParts {
+            part.owner = self
+            part.isStorePart = true
+        }
     }
 
     var store: Store { container.store }
@@ -244,6 +267,7 @@ public final class ModelContext {
     /// Inserting a model that is already registered or inserted does nothing; inserting a model
     /// marked for deletion cancels the deletion.
     public func insert<T: PersistentModel>(_ model: T) {
+        if !_storeParts.isEmpty { return storePart(for: T.self).insert(model) }
         if !deleted.isEmpty, deleted.removeValue(forKey: ObjectIdentifier(model)) != nil { return }
         // Two accesses to the model's storage, each through its `_modify` in this code, which
         // is not specialised for `T`.
@@ -278,6 +302,7 @@ public final class ModelContext {
     /// Deleting a model inserted since the last save forgets it. Deleting a model that a save
     /// merged into another object of the context (an upsert) deletes that object.
     public func delete<T: PersistentModel>(_ model: T) {
+        if !_storeParts.isEmpty { return storePart(for: T.self).delete(model) }
         if inserted.remove(model) {
             letGo(ofUnsaved: model)
             return
@@ -300,25 +325,34 @@ public final class ModelContext {
 
     /// Whether the context has unsaved inserts, deletes or changes.
     public var hasChanges: Bool {
-        !inserted.isEmpty || !deleted.isEmpty || dirty.values.contains { $0.hasChanges }
+        if !_storeParts.isEmpty { return _storeParts.contains { $0.hasChanges } }
+        return !inserted.isEmpty || !deleted.isEmpty || dirty.values.contains { $0.hasChanges }
     }
 
     /// Whether anything is inserted, marked for deletion or possibly changed: cheaper than
     /// ``hasChanges``, and never `false` when it is `true`.
     var hasPendingChanges: Bool {
-        !inserted.isEmpty || !deleted.isEmpty || !dirty.isEmpty
+        if !_storeParts.isEmpty { return _storeParts.contains { $0.hasPendingChanges } }
+        return !inserted.isEmpty || !deleted.isEmpty || !dirty.isEmpty
     }
 
     /// The models inserted since the last save, in insertion order.
     public var insertedModelsArray: [any PersistentModel] {
-        inserted.models
+        if !_storeParts.isEmpty { return _storeParts.flatMap(\.insertedModelsArray) }
+        return inserted.models
     }
 
     /// The models marked for deletion since the last save.
-    public var deletedModelsArray: [any PersistentModel] { Array(deleted.values) }
+    public var deletedModelsArray: [any PersistentModel] {
+        if !_storeParts.isEmpty { return _storeParts.flatMap(\.deletedModelsArray) }
+        return Array(deleted.values)
+    }
 
     /// The persisted models with unsaved changes.
-    public var changedModelsArray: [any PersistentModel] { dirty.values.filter { $0.hasChanges } }
+    public var changedModelsArray: [any PersistentModel] {
+        if !_storeParts.isEmpty { return _storeParts.flatMap(\.changedModelsArray) }
+        return dirty.values.filter { $0.hasChanges }
+    }
 
     // MARK: - Discarding
 
@@ -326,6 +360,7 @@ public final class ModelContext {
     ///
     /// Changed models get their saved values back; inserted models are forgotten.
     public func rollback() {
+        for part in _storeParts { part.rollback() }
         for model in inserted.models {
             model._$storage.link = nil
             model._$storage.mayRelateUnobserved = true
@@ -429,6 +464,11 @@ public final class ModelContext {
     }
 
     func scheduleAutosave() {
+        // A store's context leaves autosaving to the context of the whole container.
+        if isStorePart {
+            owner?.scheduleAutosave()
+            return
+        }
         guard autosaveEnabled, isMainContext, !autosaveScheduled else { return }
         autosaveScheduled = true
         let unchecked = UncheckedContext(context: self)

@@ -23,10 +23,11 @@ extension PersistentModel {
         let (link, isDeletedBySave) = inPlace { ($0.link, $0.isDeletedBySave) }
         guard let link, !isDeletedBySave, let observer = link.observer else { return nil }
         if let merged = observer as? MergedModels {
-            return merged.survivor(of: self) == nil ? nil : merged.context
+            return merged.survivor(of: self) == nil ? nil : merged.context.owner ?? merged.context
         }
         guard let context = observer as? ModelContext else { return nil }
-        return context.manages(self) ? context : nil
+        // The context of one store of a container of several reports the context the app made.
+        return context.manages(self) ? context.owner ?? context : nil
     }
 
     /// Whether the model is deleted: marked for deletion in its context, or deleted by a save

@@ -48,6 +48,8 @@ public struct LogbookError: Error, Sendable, CustomStringConvertible {
             case migrationFailed
             case outOfMemory
             case conflict
+            case invalidConfiguration
+            case unsupported
         }
 
         private let value: Value
@@ -92,6 +94,15 @@ public struct LogbookError: Error, Sendable, CustomStringConvertible {
         /// changes: an object it edits or deletes is gone. The save wrote nothing and its changes
         /// stay pending; fetch, decide, and save again.
         public static let conflict = Code(.conflict)
+        /// A container's configurations do not fit together: an entity named by two of them, two
+        /// on one store directory or with one name, an entity none of them holds, or a
+        /// relationship between entities kept in different stores. Thrown by the container's
+        /// initializer, which then opened nothing.
+        public static let invalidConfiguration = Code(.invalidConfiguration)
+        /// The operation is not available on this container: for example reading the history
+        /// of a container of several stores, whose tokens each belong to one store. The message
+        /// says what to do instead.
+        public static let unsupported = Code(.unsupported)
 
         public var description: String { value.rawValue }
 
@@ -171,6 +182,10 @@ extension LogbookError {
     public static let migrationFailed = Code.migrationFailed
     /// See ``Code/outOfMemory``.
     public static let outOfMemory = Code.outOfMemory
+    /// See ``Code/invalidConfiguration``.
+    public static let invalidConfiguration = Code.invalidConfiguration
+    /// See ``Code/unsupported``.
+    public static let unsupported = Code.unsupported
 
     /// An error for a failed system call, naming the call and the path.
     static func system(_ call: String, path: String, _ errno: Errno, offset: Int64? = nil) -> LogbookError {

@@ -54,6 +54,10 @@ public struct DefaultHistoryTransaction: HistoryTransaction {
     /// their timestamp is `Date.distantPast`.
     public let timestamp: Date
     /// The store the transaction belongs to: the path of its directory.
+    ///
+    /// Each store numbers its own transactions, so two stores of a container of several
+    /// configurations have transactions with the same token; this tells them apart (see
+    /// ``ModelContainer/container(forConfigurationNamed:)``).
     public let storeIdentifier: String
     /// The changes, in the order the save wrote them: inserts, then updates, then deletes.
     public let changes: [HistoryChange]

@@ -26,8 +26,13 @@ extension ModelContainer {
     ///
     /// - Parameter token: The token of the last transaction already seen, or `nil` to start
     ///   with the first transaction of the store.
+    /// A container of several configurations has no one feed: iterating its feed throws
+    /// ``LogbookError/Code/unsupported``. Follow each store's through
+    /// ``container(forConfigurationNamed:)``.
+    ///
     /// - Returns: The feed. Iterating it throws ``LogbookError/Code/invalidArgument`` for an
-    ///   in-memory store or a token past the end of the log, and ``LogbookError/Code/corruption``
+    ///   in-memory store or a token past the end of the log, ``LogbookError/Code/unsupported``
+    ///   for a container of several configurations, and ``LogbookError/Code/corruption``
     ///   for damage in the log.
     public func changes(after token: DefaultHistoryToken?) -> HistoryChanges {
         HistoryChanges(

@@ -22,8 +22,14 @@ extension ModelContext {
     ///
     /// - Parameter descriptor: Which transactions, in which order, how many.
     /// - Returns: The transactions, oldest first unless the descriptor sorts them.
+    /// A context of a container of several configurations has no one history: each store
+    /// numbers its own transactions, so a token would not say which store it belongs to. Read
+    /// each store's history through ``ModelContainer/container(forConfigurationNamed:)``.
+    ///
     /// - Throws: ``LogbookError/Code/invalidArgument`` for an in-memory store, which keeps no
     ///   history, or a predicate that reads a transaction's `changes`;
+    ///   ``LogbookError/Code/unsupported`` for a context of a container of several
+    ///   configurations;
     ///   ``LogbookError/Code/corruption`` naming the segment and offset of damage in the log.
     /// - Complexity: O(*n*) in the size of the log: each batch's header is read, and the
     ///   batches the predicate keeps are decoded.
@@ -62,8 +68,15 @@ extension ModelContext {
 extension ModelContainer {
     /// The reader of the store's history, as this container's model types.
     ///
-    /// - Throws: ``LogbookError/Code/invalidArgument`` for an in-memory store.
+    /// - Throws: ``LogbookError/Code/invalidArgument`` for an in-memory store;
+    ///   ``LogbookError/Code/unsupported`` for a container of several configurations.
     func historyReader() throws(LogbookError) -> HistoryReader {
+        guard parts.isEmpty else {
+            throw LogbookError(
+                .unsupported,
+                "this container keeps its models in several stores (configurations \(parts.map(\.configurationDescription).joined(separator: ", "))), each with its own history and tokens: read the history of one with container(forConfigurationNamed:)"
+            )
+        }
         guard store.reader != nil else {
             throw LogbookError(
                 .invalidArgument,

@@ -10,7 +10,9 @@ extension ModelContext {
     /// ) { _ in print("saving") }
     /// ```
     ///
-    /// It is posted on the saving thread, by a ``save()`` that has changes to write.
+    /// It is posted on the saving thread, by a ``save()`` that has changes to write. A context
+    /// of a container of several configurations posts it once per store it writes, just
+    /// before that store's batch.
     public static let willSave = Notification.Name("Logbook.ModelContext.willSave")
 
     /// Posted through `NotificationCenter.default`, with the context as its object, once a
@@ -30,6 +32,10 @@ extension ModelContext {
     /// It is posted on the saving thread before ``save()`` returns; a failed save posts none.
     /// An insert that a unique attribute turned into an update of a stored model (an upsert)
     /// is listed with the stored model's identifier, under the inserted identifiers.
+    ///
+    /// A context of a container of several configurations posts it once per store whose batch
+    /// is in, each listing that store's models: when the save of a later store fails, the
+    /// notifications of the stores written before it still tell what they hold.
     public static let didSave = Notification.Name("Logbook.ModelContext.didSave")
 
     /// The keys of the `userInfo` of ``ModelContext/didSave``, by their raw values.
@@ -50,8 +56,12 @@ extension ModelContext {
     }
 
     /// Posts ``willSave``.
+    /// The context a notification names: the one the app made, also when one of its stores'
+    /// contexts saves.
+    private var notifyingContext: ModelContext { owner ?? self }
+
     func postWillSave() {
-        NotificationCenter.default.post(name: Self.willSave, object: self)
+        NotificationCenter.default.post(name: Self.willSave, object: notifyingContext)
     }
 
     /// Posts ``didSave`` with the identifiers of a save's models, and wakes the store's feeds.
@@ -59,7 +69,7 @@ extension ModelContext {
     {
         NotificationCenter.default.post(
             name: Self.didSave,
-            object: self,
+            object: notifyingContext,
             userInfo: [
                 NotificationKey.insertedIdentifiers.rawValue: inserted,
                 NotificationKey.updatedIdentifiers.rawValue: updated,
