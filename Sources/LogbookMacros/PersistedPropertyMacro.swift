@@ -28,16 +28,28 @@ extension PersistedPropertyMacro: AccessorMacro {
     ) throws -> [AccessorDeclSyntax] {
         guard let property = PropertyToPersist(node, declaration, context) else { return [] }
         let field = property.field
-        let index = property.index
         let keyPath = property.keyPathName
-        return [
+        // In a subclass of a model class, the index follows the superclass's properties, and
+        // the initializer assigns the field before `super.init`, when the inherited storage
+        // cannot be reached yet.
+        let index = property.isInSubclass ? "\(property.className)._$indexBase + \(property.index)" : "\(property.index)"
+        let initAccessor: AccessorDeclSyntax =
+            property.isInSubclass
+            ? """
+            @storageRestrictions(initializes: \(raw: field))
+            init(initialValue) {
+                \(raw: field) = initialValue
+            }
             """
+            : """
             @storageRestrictions(initializes: \(raw: field), accesses: _$storage)
             init(initialValue) {
                 Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                 \(raw: field) = initialValue
             }
-            """,
+            """
+        return [
+            initAccessor,
             """
             get {
                 _$observationRegistrar.access(self, keyPath: Self.\(raw: keyPath))
@@ -124,6 +136,8 @@ private struct PropertyToPersist {
     let type: TypeSyntax
     let index: Int
     let className: String
+    /// Whether the class is a subclass of a model class (see `MemberBlockSyntax.callsSuperInit`).
+    let isInSubclass: Bool
     let hasDefaultValue: Bool
     let declaration: VariableDeclSyntax
 
@@ -141,6 +155,7 @@ private struct PropertyToPersist {
         self.type = type.trimmed
         self.index = index
         self.className = modelClass.name.trimmedDescription
+        self.isInSubclass = modelClass.memberBlock.callsSuperInit
         self.hasDefaultValue = binding.initializer != nil || type.hasImplicitNil
         self.declaration = variable
     }

@@ -20,20 +20,22 @@ private func tagMembers(_ names: [String], keyPathArguments: String) -> String {
 
             @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
-            public static let _$binding = Logbook._$ModelBinding<Tag>(
-                entityName: "Tag",
-                properties: [
-        \#(properties)
-                ]\#(keyPathArguments)
+            private static let _$bindingBoxStorage = Logbook._$ModelBindingBox<Tag>(
+                Logbook._$ModelBinding<Tag>(
+                    entityName: "Tag",
+                    properties: [
+            \#(properties)
+                    ]\#(keyPathArguments)
+                )
             )
+
+            public static var _$bindingBox: Logbook._$AnyModelBinding {
+                _$bindingBoxStorage
+            }
 
             public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                 self._$storage = consume storage
         \#(decodes)
-            }
-
-            public static func _$array(_ models: [AnyObject]) -> [Tag] {
-                Logbook._$ModelStorage._$array(models, of: Tag.self)
             }
 
             public var _$storedNumber: UInt64? {
