@@ -81,7 +81,7 @@ extension MemberBlockSyntax {
             guard let body = member.decl.as(InitializerDeclSyntax.self)?.body else { return false }
             var previous: [TokenKind] = []
             for token in body.tokens(viewMode: .sourceAccurate) {
-                if token.tokenKind == .keyword(.`init`), previous.suffix(2) == [.keyword(.super), .period] {
+                if token.tokenKind == .keyword(.`init`), Array(previous.suffix(2)) == [.keyword(.super), .period] {
                     return true
                 }
                 previous.append(token.tokenKind)

@@ -98,7 +98,12 @@ extension ModelMacro: MemberMacro {
                 _$bindingBoxStorage
             }
             """,
-            materializingInitializer(className: className, properties: members.persisted, superclass: nil, isFinal: isFinal),
+            materializingInitializer(
+                className: className,
+                properties: members.persisted,
+                superclass: nil,
+                isFinal: isFinal
+            ),
             // Read from the class's own field: a default in Logbook, compiled for each type, read
             // the whole storage through a copy where the compiler merged the types' versions.
             """

@@ -32,7 +32,8 @@ extension PersistedPropertyMacro: AccessorMacro {
         // In a subclass of a model class, the index follows the superclass's properties, and
         // the initializer assigns the field before `super.init`, when the inherited storage
         // cannot be reached yet.
-        let index = property.isInSubclass ? "\(property.className)._$indexBase + \(property.index)" : "\(property.index)"
+        let index =
+            property.isInSubclass ? "\(property.className)._$indexBase + \(property.index)" : "\(property.index)"
         let initAccessor: AccessorDeclSyntax =
             property.isInSubclass
             ? """

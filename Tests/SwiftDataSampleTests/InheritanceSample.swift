@@ -44,7 +44,9 @@ struct InheritanceSampleTests {
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         do {
             let container = try ModelContainer(
-                for: TripHierarchy.Trip.self, TripHierarchy.BusinessTrip.self, TripHierarchy.PersonalTrip.self,
+                for: TripHierarchy.Trip.self,
+                TripHierarchy.BusinessTrip.self,
+                TripHierarchy.PersonalTrip.self,
                 configurations: ModelConfiguration(url: store.url)
             )
             let context = ModelContext(container)
@@ -54,7 +56,9 @@ struct InheritanceSampleTests {
             try context.save()
         }
         let container = try ModelContainer(
-            for: TripHierarchy.Trip.self, TripHierarchy.BusinessTrip.self, TripHierarchy.PersonalTrip.self,
+            for: TripHierarchy.Trip.self,
+            TripHierarchy.BusinessTrip.self,
+            TripHierarchy.PersonalTrip.self,
             configurations: ModelConfiguration(url: store.url)
         )
         let context = ModelContext(container)

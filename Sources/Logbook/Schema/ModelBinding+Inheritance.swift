@@ -8,17 +8,21 @@ extension _$ModelBinding {
     ///   - upcast: The subclass's objects as superclass objects: `{ $0 }`, which the compiler
     ///     checks.
     ///   - properties: The subclass's own persisted properties, in declaration order.
+    ///   - uniquenessConstraints: The `#Unique` constraints the subclass declares.
+    ///   - indexes: The `#Index` declarations of the subclass; the superclass's apply too.
     public init<Super: PersistentModel>(
         entityName: String,
         inheriting supertype: Super.Type,
         upcast: @escaping @Sendable (Model) -> Super,
-        properties: [_$PropertyBinding<Model>]
+        properties: [_$PropertyBinding<Model>],
+        uniquenessConstraints: [[String]] = [],
+        indexes: [[String]] = []
     ) {
         let inherited = Super._$binding
         self.entityName = entityName
         self.properties = inherited.properties.map { $0.rebased(upcast) } + properties
-        self.uniquenessConstraints = []
-        self.indexes = []
+        self.uniquenessConstraints = inherited.uniquenessConstraints + uniquenessConstraints
+        self.indexes = inherited.indexes + indexes
         self.supertype = supertype
         self.indexByName = Dictionary(
             self.properties.enumerated().map { ($0.element.name, $0.offset) },
@@ -110,4 +114,3 @@ public final class _$ModelBindingBox<Model: PersistentModel>: _$AnyModelBinding,
         super.init(entityName: binding.entityName, propertyCount: binding.properties.count)
     }
 }
-

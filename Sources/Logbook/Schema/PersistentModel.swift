@@ -80,7 +80,9 @@ extension PersistentModel {
     /// of a subclass: ``_$bindingBox`` is the class's own).
     public static var _$binding: _$ModelBinding<Self> {
         guard let box = _$bindingBox as? _$ModelBindingBox<Self> else {
-            preconditionFailure("\(Self.self) has the binding of \(_$bindingBox.entityName): is '@Model' missing on it?")
+            preconditionFailure(
+                "\(Self.self) has the binding of \(_$bindingBox.entityName): is '@Model' missing on it?"
+            )
         }
         return box.binding
     }

@@ -106,12 +106,15 @@ extension Schema {
             self.indexes = Self.canonical(indexes)
         }
 
+        /// Whether two entities describe the same thing: name, properties, constraints, indexes
+        /// and superentity name. The linked ``superentity`` and ``subentities`` do not count.
         public static func == (lhs: Entity, rhs: Entity) -> Bool {
             lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.relationships == rhs.relationships
                 && lhs.uniquenessConstraints == rhs.uniquenessConstraints && lhs.indexes == rhs.indexes
                 && lhs.superentityName == rhs.superentityName
         }
 
+        /// Hashes what ``==(_:_:)`` compares.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(name)
             hasher.combine(attributes)

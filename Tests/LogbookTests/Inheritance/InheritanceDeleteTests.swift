@@ -34,7 +34,11 @@ struct InheritanceDeleteTests {
         #expect(try names(try store.reopenedContext()) == ["b1", "b5", "c2", "c6", "p3", "p7"])
 
         let again = try store.reopenedContext()
-        try again.delete(model: Travel.BusinessTrip.self, where: #Predicate { $0.perdiem > 100 }, includeSubclasses: false)
+        try again.delete(
+            model: Travel.BusinessTrip.self,
+            where: #Predicate { $0.perdiem > 100 },
+            includeSubclasses: false
+        )
         try again.save()
         // b5 (250) goes; c2 and c6 are conference trips, a subclass.
         #expect(try names(try store.reopenedContext()) == ["b1", "c2", "c6", "p3", "p7"])

@@ -21,7 +21,12 @@ struct InheritanceFetchTests {
         let trips = try context.fetch(FetchDescriptor<Travel.Trip>(sortBy: [SortDescriptor(\.startDate)]))
         #expect(trips.map(\.name) == ["t0", "b1", "c2", "p3", "t4", "b5", "c6", "p7"])
         let kinds = trips.map { String(describing: type(of: $0)) }
-        #expect(kinds == ["Trip", "BusinessTrip", "ConferenceTrip", "PersonalTrip", "Trip", "BusinessTrip", "ConferenceTrip", "PersonalTrip"])
+        #expect(
+            kinds == [
+                "Trip", "BusinessTrip", "ConferenceTrip", "PersonalTrip", "Trip", "BusinessTrip", "ConferenceTrip",
+                "PersonalTrip",
+            ]
+        )
         let business = trips.compactMap { $0 as? Travel.BusinessTrip }
         #expect(business.map(\.name) == ["b1", "c2", "b5", "c6"])
         #expect(business.map(\.perdiem) == [50, 100, 250, 300])
@@ -106,10 +111,14 @@ struct InheritanceFetchTests {
     func unsavedInsertsDeletesAndChangesCountAcrossTheHierarchy(_ kind: StoreKind) throws {
         let store = try sampleStore(kind)
         let context = try store.reopenedContext()
-        let doomed = try #require(try context.fetch(FetchDescriptor<Travel.Trip>(predicate: #Predicate { $0.name == "p3" })).first)
+        let doomed = try #require(
+            try context.fetch(FetchDescriptor<Travel.Trip>(predicate: #Predicate { $0.name == "p3" })).first
+        )
         context.delete(doomed)
         context.insert(Travel.PersonalTrip(name: "p8", startDate: Travel.start, reason: "new"))
-        let changed = try #require(try context.fetch(FetchDescriptor<Travel.BusinessTrip>(predicate: #Predicate { $0.name == "b1" })).first)
+        let changed = try #require(
+            try context.fetch(FetchDescriptor<Travel.BusinessTrip>(predicate: #Predicate { $0.name == "b1" })).first
+        )
         changed.perdiem = 1_000
         let names = try context.fetch(FetchDescriptor<Travel.Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name)
         #expect(names == ["b1", "b5", "c2", "c6", "p7", "p8", "t0", "t4"])

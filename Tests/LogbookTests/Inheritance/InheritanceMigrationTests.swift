@@ -1,6 +1,7 @@
 import Foundation
-@testable import Logbook
 import Testing
+
+@testable import Logbook
 
 /// A release with a plain `Trip`, then one that adds subclasses of it.
 enum TravelV1: VersionedSchema {
@@ -82,12 +83,19 @@ struct InheritanceMigrationTests {
         )
         #expect(difference.isLightweight)
         #expect(difference.description == "BusinessTrip: entity added")
-        try check(try ModelContainer(for: Schema(versionedSchema: TravelV2.self), configurations: [ModelConfiguration(url: url)]))
+        try check(
+            try ModelContainer(
+                for: Schema(versionedSchema: TravelV2.self),
+                configurations: [ModelConfiguration(url: url)]
+            )
+        )
         let reopened = try ModelContainer(
             for: Schema(versionedSchema: TravelV2.self),
             configurations: [ModelConfiguration(url: url)]
         )
-        let names = try ModelContext(reopened).fetch(FetchDescriptor<TravelV2.Trip>()).map(\.persistentModelID.entityName)
+        let names = try ModelContext(reopened).fetch(FetchDescriptor<TravelV2.Trip>()).map(
+            \.persistentModelID.entityName
+        )
         #expect(names.sorted() == ["BusinessTrip", "Trip"])
     }
 
@@ -113,7 +121,11 @@ struct InheritanceMigrationTests {
     @Test func movingAnEntityUnderAnotherNeedsAPlan() throws {
         let flat = try Schema(
             entities: [
-                Schema.Entity(name: "Trip", attributes: [Schema.Attribute(name: "name", type: .string)], relationships: []),
+                Schema.Entity(
+                    name: "Trip",
+                    attributes: [Schema.Attribute(name: "name", type: .string)],
+                    relationships: []
+                ),
                 Schema.Entity(
                     name: "BusinessTrip",
                     attributes: [Schema.Attribute(name: "name", type: .string)],

@@ -64,7 +64,8 @@ enum Travel {
                 switch index % 4 {
                 case 0: Trip(name: name, startDate: date)
                 case 1: BusinessTrip(name: name, startDate: date, perdiem: Double(index) * 50)
-                case 2: ConferenceTrip(name: name, startDate: date, perdiem: Double(index) * 50, conference: "conf\(index)")
+                case 2:
+                    ConferenceTrip(name: name, startDate: date, perdiem: Double(index) * 50, conference: "conf\(index)")
                 default: PersonalTrip(name: name, startDate: date, reason: "reason\(index)")
                 }
             context.insert(trip)
