@@ -217,10 +217,11 @@ public macro Transient() = #externalMacro(module: "LogbookMacros", type: "Transi
 
 /// Not API: turns a persisted property into accessors over a typed backing field and
 /// describes it to the model's binding. `@Model` attaches it to each persisted property, with
-/// the property's index.
+/// the property's index among the class's own, and `inherited: true` in a subclass of a model
+/// class, whose indexes follow its superclass's.
 @attached(accessor, names: named(init), named(get), named(set))
 @attached(peer, names: prefixed(_), prefixed(_$property_), prefixed(_$keyPath_))
-public macro _LogbookPersistedProperty(_ index: Int) =
+public macro _LogbookPersistedProperty(_ index: Int, inherited: Bool = false) =
     #externalMacro(module: "LogbookMacros", type: "PersistedPropertyMacro")
 
 /// Makes an actor a ``ModelActor``: one that works with a store through a context of its own.

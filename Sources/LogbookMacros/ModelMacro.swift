@@ -267,6 +267,11 @@ extension ModelMacro: MemberAttributeMacro {
         else {
             return []
         }
+        // The property's macro sees the class without its members (a macro's lexical context
+        // is stripped of them), so it is told here whether the class is a subclass.
+        if modelClass.memberBlock.callsSuperInit {
+            return ["@_LogbookPersistedProperty(\(raw: index), inherited: true)"]
+        }
         return ["@_LogbookPersistedProperty(\(raw: index))"]
     }
 }

@@ -137,7 +137,8 @@ private struct PropertyToPersist {
     let type: TypeSyntax
     let index: Int
     let className: String
-    /// Whether the class is a subclass of a model class (see `MemberBlockSyntax.callsSuperInit`).
+    /// Whether the class is a subclass of a model class: `inherited: true`, which `@Model`
+    /// passes after `MemberBlockSyntax.callsSuperInit`.
     let isInSubclass: Bool
     let hasDefaultValue: Bool
     let declaration: VariableDeclSyntax
@@ -156,7 +157,10 @@ private struct PropertyToPersist {
         self.type = type.trimmed
         self.index = index
         self.className = modelClass.name.trimmedDescription
-        self.isInSubclass = modelClass.memberBlock.callsSuperInit
+        self.isInSubclass = node.argumentList.contains { argument in
+            argument.label?.text == "inherited"
+                && argument.expression.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.true)
+        }
         self.hasDefaultValue = binding.initializer != nil || type.hasImplicitNil
         self.declaration = variable
     }

@@ -1,3 +1,4 @@
+import LogbookMacros
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
@@ -240,7 +241,7 @@ struct ModelInheritanceMacroTests {
             """#,
             expandedSource: #"""
                 final class Trip: NSObject {
-                    @_LogbookPersistedProperty(0)
+                    @_LogbookPersistedProperty(0, inherited: true)
                     var name: String
 
                     init(name: String) {

@@ -234,7 +234,7 @@ extension Schema {
             if let done = chained[name] { return done }
             guard var entity = byName[name], depth <= entities.count else { return nil }
             let superentity = entity.superentityName.flatMap { chain($0, depth: depth + 1) }
-            entity.hierarchy = superentity.map { Hierarchy(superentity: $0, subentities: []) }
+            entity.hierarchy = superentity.map { Entity.Hierarchy(superentity: $0, subentities: []) }
             chained[name] = entity
             return entity
         }
@@ -246,7 +246,7 @@ extension Schema {
             var linked = entity
             let superentity = entity.superentityName.flatMap { chained[$0] }
             if superentity != nil || !subentities.isEmpty {
-                linked.hierarchy = Hierarchy(superentity: superentity, subentities: subentities)
+                linked.hierarchy = Entity.Hierarchy(superentity: superentity, subentities: subentities)
             }
             return linked
         }
