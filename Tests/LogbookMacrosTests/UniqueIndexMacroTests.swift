@@ -11,7 +11,7 @@ private var modelAndLists: [String: MacroSpec] {
 /// The members `@Model` adds to a class `Tag` with the persisted properties `names`, its
 /// binding given `keyPathArguments`.
 private func tagMembers(_ names: [String], keyPathArguments: String) -> String {
-    let properties = names.map { "            Tag._$property_\($0)()," }.joined(separator: "\n")
+    let properties = names.map { "                Tag._$property_\($0)()," }.joined(separator: "\n")
     let decodes = names.enumerated().map { index, name in
         "        self._\(name) = try Logbook._$ModelStorage._$decode(&values, \(index), Tag.self)"
     }.joined(separator: "\n")
@@ -24,7 +24,7 @@ private func tagMembers(_ names: [String], keyPathArguments: String) -> String {
                 Logbook._$ModelBinding<Tag>(
                     entityName: "Tag",
                     properties: [
-            \#(properties)
+        \#(properties)
                     ]\#(keyPathArguments)
                 )
             )
@@ -70,8 +70,8 @@ struct UniqueIndexMacroTests {
 
                 \#(tagMembers(["name", "day", "code"], keyPathArguments: #"""
                 ,
-                        uniquenessConstraints: [["name", "day"], ["code"]],
-                        indexes: [["day"], ["name", "day"]]
+                            uniquenessConstraints: [["name", "day"], ["code"]],
+                            indexes: [["day"], ["name", "day"]]
                 """#))
                 }
 
@@ -98,7 +98,7 @@ struct UniqueIndexMacroTests {
 
                 \#(tagMembers(["day"], keyPathArguments: #"""
                 ,
-                        indexes: [["day"]]
+                            indexes: [["day"]]
                 """#))
                 }
 
@@ -272,7 +272,7 @@ struct UniqueIndexMacroTests {
 
                 \#(tagMembers(["name"], keyPathArguments: #"""
                 ,
-                        uniquenessConstraints: [["name"]]
+                            uniquenessConstraints: [["name"]]
                 """#))
                 }
 
@@ -322,7 +322,7 @@ struct UniqueIndexMacroTests {
 
                 \#(tagMembers(["name", "day"], keyPathArguments: #"""
                 ,
-                        uniquenessConstraints: [["name", "day"]]
+                            uniquenessConstraints: [["name", "day"]]
                 """#))
                 }
 
