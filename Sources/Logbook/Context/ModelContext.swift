@@ -64,7 +64,7 @@ import Foundation
 /// ### Changing models
 /// - ``insert(_:)``
 /// - ``delete(_:)``
-/// - ``delete(model:where:)``
+/// - ``delete(model:where:includeSubclasses:)``
 /// - ``hasChanges``
 /// - ``insertedModelsArray``
 /// - ``deletedModelsArray``

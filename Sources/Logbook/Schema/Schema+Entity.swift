@@ -49,8 +49,8 @@ extension Schema {
         /// another model class; `nil` for an entity at the root of its hierarchy.
         ///
         /// An entity holds every attribute and relationship it inherits, beside its own. See
-        /// ``Schema/superentity(of:)`` and ``Schema/subentities(of:)`` for the entities
-        /// themselves, as SwiftData's `Schema.Entity.superentity` and `subentities` give them.
+        /// ``superentity`` and ``subentities`` for the entities themselves, as SwiftData's
+        /// `Schema.Entity.superentity` and `subentities` give them.
         ///
         /// ```swift
         /// schema.entity(named: "BusinessTrip")?.superentityName   // "Trip"
