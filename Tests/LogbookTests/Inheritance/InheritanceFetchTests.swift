@@ -101,6 +101,12 @@ struct InheritanceFetchTests {
             sortBy: [SortDescriptor(\.name)]
         )
         #expect(try context.fetch(descriptor).map(\.name) == ["b5", "c6"])
+        let chained = FetchDescriptor<Travel.Trip>(
+            predicate: #Predicate { ($0 as? Travel.BusinessTrip)?.perdiem ?? 0 > 100 },
+            sortBy: [SortDescriptor(\.name)]
+        )
+        #expect(try context.fetch(chained).map(\.name) == ["b5", "c6"])
+        #expect(try context.fetchCount(chained) == 2)
         let subclassPredicate = FetchDescriptor<Travel.BusinessTrip>(
             predicate: #Predicate { $0.perdiem >= 100 && $0.name != "c6" }
         )
