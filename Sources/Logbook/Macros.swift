@@ -1,7 +1,7 @@
 // The macros. Their implementations live in the LogbookMacros target; the expansions
 // call the `_$`-prefixed types of this module, which are not API.
 
-/// Makes a final class a persistent model.
+/// Makes a class a persistent model.
 ///
 /// `@Model` conforms the class to ``PersistentModel`` (and so to `Observable`), records its
 /// schema, and backs every stored property with tracked storage. Write the class as for
@@ -52,15 +52,52 @@
 /// no change, since a new model is saved whole. If the class declares no initializer and every
 /// persisted property has a default, `@Model` adds an empty `init()`.
 ///
+/// ## Model inheritance
+///
+/// A model class that is not `final` can be subclassed by another `@Model` class, as in
+/// SwiftData on iOS 26. The subclass's entity has the superclass's properties and its own, and
+/// names the superclass's as its ``Schema/Entity/superentity``; a fetch of the superclass
+/// returns the subclass's objects too, each as its own class. A subclass must declare an
+/// initializer that calls `super.init` (the macros that expand its properties take that call
+/// as the sign of a subclass):
+///
+/// ```swift
+/// @Model
+/// class Trip {
+///     var name: String
+///     var startDate: Date
+///     init(name: String, startDate: Date) { self.name = name; self.startDate = startDate }
+/// }
+///
+/// @Model
+/// final class BusinessTrip: Trip {
+///     var perdiem: Double
+///     init(name: String, startDate: Date, perdiem: Double) {
+///         self.perdiem = perdiem
+///         super.init(name: name, startDate: startDate)
+///     }
+/// }
+///
+/// let container = try ModelContainer(for: Trip.self, BusinessTrip.self)
+/// let business = try context.fetch(FetchDescriptor<Trip>()).compactMap { $0 as? BusinessTrip }
+/// ```
+///
+/// Relationships and unique constraints in a hierarchy are not supported yet: making a
+/// container with such models throws ``SchemaError/Code/invalidInheritance``.
+///
 /// `@Model` reports an error, attached to the offending token, when it is applied to
-/// something other than a final, non-generic class, when a persisted property is a `let`, has
-/// no type annotation, has property observers, or declares several variables at once.
+/// something other than a non-generic class, when a subclass of a model class declares no
+/// initializer that calls `super.init`, when a class that calls `super.init` inherits from a
+/// class that is not a model, when a persisted property is a `let`, has no type annotation, has
+/// property observers, or declares several variables at once.
 @attached(
     member,
+    conformances: PersistentModel,
     names: named(_$observationRegistrar),
     named(_$storage),
-    named(_$binding),
-    named(_$array),
+    named(_$bindingBox),
+    named(_$bindingBoxStorage),
+    named(_$indexBase),
     named(_$storedNumber),
     named(init)
 )
@@ -180,10 +217,11 @@ public macro Transient() = #externalMacro(module: "LogbookMacros", type: "Transi
 
 /// Not API: turns a persisted property into accessors over a typed backing field and
 /// describes it to the model's binding. `@Model` attaches it to each persisted property, with
-/// the property's index.
+/// the property's index among the class's own, and `inherited: true` in a subclass of a model
+/// class, whose indexes follow its superclass's.
 @attached(accessor, names: named(init), named(get), named(set))
 @attached(peer, names: prefixed(_), prefixed(_$property_), prefixed(_$keyPath_))
-public macro _LogbookPersistedProperty(_ index: Int) =
+public macro _LogbookPersistedProperty(_ index: Int, inherited: Bool = false) =
     #externalMacro(module: "LogbookMacros", type: "PersistedPropertyMacro")
 
 /// Makes an actor a ``ModelActor``: one that works with a store through a context of its own.

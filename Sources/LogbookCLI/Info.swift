@@ -65,6 +65,7 @@ extension LogbookCommand {
                 for record in history.schemas {
                     print("  #\(record.number)  version \(record.version)  fingerprint \(record.fingerprint)")
                     for line in record.schema.constraintLines { print("      \(line)") }
+                    for line in record.schema.hierarchyLines { print("      \(line)") }
                 }
                 print("migrations: \(history.migrations.count) stage(s) run")
                 for marker in history.migrations {

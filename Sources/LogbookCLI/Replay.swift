@@ -17,7 +17,7 @@ extension LogbookCommand {
 
         @OptionGroup var options: StoreOptions
 
-        @Option(help: "Only objects of this entity.")
+        @Option(help: "Only objects of this entity and of the entities that inherit from it.")
         var entity: String?
 
         @Option(help: "Show the store as it was right after this sequence number.")
@@ -54,8 +54,10 @@ extension LogbookCommand {
                     "as of sequence \(projection.lastSequence), schema \(projection.schema.version): \(counts)\n".utf8
                 )
             }
+            // An entity's objects and those of the entities that inherit from it, as a fetch gives them.
+            let shown = entity.map { Set(projection.schema.entityNames(inheritingFrom: $0)) }
             for table in projection.tables.sorted(by: { $0.entity.name < $1.entity.name })
-            where entity == nil || table.entity.name == entity {
+            where shown?.contains(table.entity.name) ?? true {
                 for (id, slot) in table.identifiersInOrder() {
                     let row = table.row(at: slot)
                     if format == .json {

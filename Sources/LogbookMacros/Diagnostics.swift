@@ -6,8 +6,12 @@ import SwiftSyntax
 enum LogbookDiagnostic: DiagnosticMessage {
     /// `@Model` on a struct, enum, actor, protocol or extension.
     case modelRequiresClass(keyword: String, name: String?)
-    /// `@Model` on a class that is not final.
-    case modelRequiresFinalClass(name: String)
+    /// `@Model` on a subclass of a model class that declares no initializer calling
+    /// `super.init`.
+    case modelSubclassWithoutSuperInit(name: String)
+    /// `@Model` on a class whose initializers call `super.init` but whose superclass is not a
+    /// model class.
+    case modelSuperclassNotModel(name: String)
     /// `@Model` on a generic class.
     case modelGenericClass(name: String)
     /// A persisted property declared with `let`.
@@ -61,9 +65,11 @@ enum LogbookDiagnostic: DiagnosticMessage {
     var message: String {
         switch self {
         case .modelRequiresClass(let keyword, let name):
-            "'@Model' cannot be applied to \(keyword)\(name.map { " '\($0)'" } ?? ""); apply it to a final class"
-        case .modelRequiresFinalClass(let name):
-            "'@Model' requires a final class; '\(name)' is not final"
+            "'@Model' cannot be applied to \(keyword)\(name.map { " '\($0)'" } ?? ""); apply it to a class"
+        case .modelSubclassWithoutSuperInit(let name):
+            "'@Model' subclass '\(name)' must declare an initializer that calls 'super.init'"
+        case .modelSuperclassNotModel(let name):
+            "'@Model' class '\(name)' calls 'super.init', but its superclass is not a model; a model class can inherit only from another '@Model' class"
         case .modelGenericClass(let name):
             "'@Model' cannot be applied to generic class '\(name)'"
         case .letProperty(let name):
@@ -122,7 +128,8 @@ enum LogbookDiagnostic: DiagnosticMessage {
     var id: String {
         switch self {
         case .modelRequiresClass: "modelRequiresClass"
-        case .modelRequiresFinalClass: "modelRequiresFinalClass"
+        case .modelSubclassWithoutSuperInit: "modelSubclassWithoutSuperInit"
+        case .modelSuperclassNotModel: "modelSuperclassNotModel"
         case .modelGenericClass: "modelGenericClass"
         case .letProperty: "modelLetProperty"
         case .missingTypeAnnotation: "modelMissingTypeAnnotation"
@@ -164,14 +171,12 @@ enum LogbookDiagnostic: DiagnosticMessage {
 
 /// The messages of the fix-its the macros offer.
 enum LogbookFixIt: FixItMessage {
-    case addFinal
     case replaceLetWithVar
     case insertDefault(String)
     case insertTypeAnnotation(String)
 
     var message: String {
         switch self {
-        case .addFinal: "Add 'final'"
         case .replaceLetWithVar: "Replace 'let' with 'var'"
         case .insertDefault(let value): "Insert ' = \(value)'"
         case .insertTypeAnnotation(let type): "Insert ': \(type)'"
@@ -180,7 +185,6 @@ enum LogbookFixIt: FixItMessage {
 
     var fixItID: MessageID {
         switch self {
-        case .addFinal: MessageID(domain: "Logbook", id: "addFinal")
         case .replaceLetWithVar: MessageID(domain: "Logbook", id: "replaceLetWithVar")
         case .insertDefault: MessageID(domain: "Logbook", id: "insertDefault")
         case .insertTypeAnnotation: MessageID(domain: "Logbook", id: "insertTypeAnnotation")

@@ -74,6 +74,22 @@ struct KeyPathLists {
 }
 
 extension MemberBlockSyntax {
+    /// Whether an initializer among the members calls `super.init`: what tells the macros that
+    /// see a model class's syntax alone that it is a subclass of a model class.
+    var callsSuperInit: Bool {
+        members.contains { member in
+            guard let body = member.decl.as(InitializerDeclSyntax.self)?.body else { return false }
+            var previous: [TokenKind] = []
+            for token in body.tokens(viewMode: .sourceAccurate) {
+                if token.tokenKind == .keyword(.`init`), Array(previous.suffix(2)) == [.keyword(.super), .period] {
+                    return true
+                }
+                previous.append(token.tokenKind)
+            }
+            return false
+        }
+    }
+
     /// The `#Unique` and `#Index` expansions among the members, in order.
     var keyPathListMacros: [MacroExpansionDeclSyntax] {
         members.compactMap { member in

@@ -28,16 +28,29 @@ extension PersistedPropertyMacro: AccessorMacro {
     ) throws -> [AccessorDeclSyntax] {
         guard let property = PropertyToPersist(node, declaration, context) else { return [] }
         let field = property.field
-        let index = property.index
         let keyPath = property.keyPathName
-        return [
+        // In a subclass of a model class, the index follows the superclass's properties, and
+        // the initializer assigns the field before `super.init`, when the inherited storage
+        // cannot be reached yet.
+        let index =
+            property.isInSubclass ? "\(property.className)._$indexBase + \(property.index)" : "\(property.index)"
+        let initAccessor: AccessorDeclSyntax =
+            property.isInSubclass
+            ? """
+            @storageRestrictions(initializes: \(raw: field))
+            init(initialValue) {
+                \(raw: field) = initialValue
+            }
             """
+            : """
             @storageRestrictions(initializes: \(raw: field), accesses: _$storage)
             init(initialValue) {
                 Logbook._$ModelStorage._$initialValue(initialValue, &_$storage)
                 \(raw: field) = initialValue
             }
-            """,
+            """
+        return [
+            initAccessor,
             """
             get {
                 _$observationRegistrar.access(self, keyPath: Self.\(raw: keyPath))
@@ -124,6 +137,9 @@ private struct PropertyToPersist {
     let type: TypeSyntax
     let index: Int
     let className: String
+    /// Whether the class is a subclass of a model class: `inherited: true`, which `@Model`
+    /// passes after `MemberBlockSyntax.callsSuperInit`.
+    let isInSubclass: Bool
     let hasDefaultValue: Bool
     let declaration: VariableDeclSyntax
 
@@ -141,6 +157,10 @@ private struct PropertyToPersist {
         self.type = type.trimmed
         self.index = index
         self.className = modelClass.name.trimmedDescription
+        self.isInSubclass = node.argumentList.contains { argument in
+            argument.label?.text == "inherited"
+                && argument.expression.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.true)
+        }
         self.hasDefaultValue = binding.initializer != nil || type.hasImplicitNil
         self.declaration = variable
     }

@@ -141,7 +141,8 @@ struct HelpTextTests {
           <store>                 The store directory, or a postgresql:// URL.
 
         OPTIONS:
-          --entity <entity>       Only objects of this entity.
+          --entity <entity>       Only objects of this entity and of the entities that
+                                  inherit from it.
           --as-of <as-of>         Show the store as it was right after this sequence
                                   number.
           --format <format>       Output format: text or json. (values: text, json;

@@ -217,15 +217,21 @@ struct ModelMacroTests {
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
-                    public static let _$binding = Logbook._$ModelBinding<Trip>(
-                        entityName: "Trip",
-                        properties: [
-                            Trip._$property_name(),
-                            Trip._$property_startDate(),
-                            Trip._$property_bucketList(),
-                            Trip._$property_livingAccommodation(),
-                        ]
+                    private static let _$bindingBoxStorage = Logbook._$ModelBindingBox<Trip>(
+                        Logbook._$ModelBinding<Trip>(
+                            entityName: "Trip",
+                            properties: [
+                                Trip._$property_name(),
+                                Trip._$property_startDate(),
+                                Trip._$property_bucketList(),
+                                Trip._$property_livingAccommodation(),
+                            ]
+                        )
                     )
+
+                    public static var _$bindingBox: Logbook._$AnyModelBinding {
+                        _$bindingBoxStorage
+                    }
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
@@ -233,10 +239,6 @@ struct ModelMacroTests {
                         self._startDate = try Logbook._$ModelStorage._$decode(&values, 1, Trip.self)
                         self._bucketList = try Logbook._$ModelStorage._$decode(&values, 2, Trip.self)
                         self._livingAccommodation = try Logbook._$ModelStorage._$decode(&values, 3, Trip.self)
-                    }
-
-                    public static func _$array(_ models: [AnyObject]) -> [Trip] {
-                        Logbook._$ModelStorage._$array(models, of: Trip.self)
                     }
 
                     public var _$storedNumber: UInt64? {
@@ -282,22 +284,24 @@ struct ModelMacroTests {
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
-                    public static let _$binding = Logbook._$ModelBinding<Item>(
-                        entityName: "Item",
-                        properties: [
-                            Item._$property_title(),
-                            Item._$property_rank(),
-                        ]
+                    private static let _$bindingBoxStorage = Logbook._$ModelBindingBox<Item>(
+                        Logbook._$ModelBinding<Item>(
+                            entityName: "Item",
+                            properties: [
+                                Item._$property_title(),
+                                Item._$property_rank(),
+                            ]
+                        )
                     )
+
+                    public static var _$bindingBox: Logbook._$AnyModelBinding {
+                        _$bindingBoxStorage
+                    }
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                         self._title = try Logbook._$ModelStorage._$decode(&values, 0, Item.self)
                         self._rank = try Logbook._$ModelStorage._$isMissing(values, 1) ? (1) : Logbook._$ModelStorage._$decode(&values, 1, Item.self)
-                    }
-
-                    public static func _$array(_ models: [AnyObject]) -> [Item] {
-                        Logbook._$ModelStorage._$array(models, of: Item.self)
                     }
 
                     public var _$storedNumber: UInt64? {
@@ -332,22 +336,24 @@ struct ModelMacroTests {
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
-                    public static let _$binding = Logbook._$ModelBinding<Settings>(
-                        entityName: "Settings",
-                        properties: [
-                            Settings._$property_theme(),
-                            Settings._$property_owner(),
-                        ]
+                    private static let _$bindingBoxStorage = Logbook._$ModelBindingBox<Settings>(
+                        Logbook._$ModelBinding<Settings>(
+                            entityName: "Settings",
+                            properties: [
+                                Settings._$property_theme(),
+                                Settings._$property_owner(),
+                            ]
+                        )
                     )
+
+                    public static var _$bindingBox: Logbook._$AnyModelBinding {
+                        _$bindingBoxStorage
+                    }
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                         self._theme = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("light") : Logbook._$ModelStorage._$decode(&values, 0, Settings.self)
                         self._owner = try Logbook._$ModelStorage._$decode(&values, 1, Settings.self)
-                    }
-
-                    public static func _$array(_ models: [AnyObject]) -> [Settings] {
-                        Logbook._$ModelStorage._$array(models, of: Settings.self)
                     }
 
                     public var _$storedNumber: UInt64? {
@@ -383,20 +389,22 @@ struct ModelMacroTests {
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
-                    public static let _$binding = Logbook._$ModelBinding<Tag>(
-                        entityName: "Tag",
-                        properties: [
-                            Tag._$property_name(),
-                        ]
+                    private static let _$bindingBoxStorage = Logbook._$ModelBindingBox<Tag>(
+                        Logbook._$ModelBinding<Tag>(
+                            entityName: "Tag",
+                            properties: [
+                                Tag._$property_name(),
+                            ]
+                        )
                     )
+
+                    public static var _$bindingBox: Logbook._$AnyModelBinding {
+                        _$bindingBoxStorage
+                    }
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                         self._name = try Logbook._$ModelStorage._$decode(&values, 0, Tag.self)
-                    }
-
-                    public static func _$array(_ models: [AnyObject]) -> [Tag] {
-                        Logbook._$ModelStorage._$array(models, of: Tag.self)
                     }
 
                     public var _$storedNumber: UInt64? {
@@ -429,20 +437,22 @@ struct ModelMacroTests {
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
-                    public static let _$binding = Logbook._$ModelBinding<Swatch>(
-                        entityName: "Swatch",
-                        properties: [
-                            Swatch._$property_color(),
-                        ]
+                    private static let _$bindingBoxStorage = Logbook._$ModelBindingBox<Swatch>(
+                        Logbook._$ModelBinding<Swatch>(
+                            entityName: "Swatch",
+                            properties: [
+                                Swatch._$property_color(),
+                            ]
+                        )
                     )
+
+                    public static var _$bindingBox: Logbook._$AnyModelBinding {
+                        _$bindingBoxStorage
+                    }
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
                         self._color = try Logbook._$ModelStorage._$decodeWithBinding(&values, 0, Swatch.self)
-                    }
-
-                    public static func _$array(_ models: [AnyObject]) -> [Swatch] {
-                        Logbook._$ModelStorage._$array(models, of: Swatch.self)
                     }
 
                     public var _$storedNumber: UInt64? {
@@ -474,133 +484,12 @@ struct ModelMacroTests {
             diagnostics: [
                 logbookDiagnostic(
                     "modelRequiresClass",
-                    "'@Model' cannot be applied to \(keyword) 'Trip'; apply it to a final class",
+                    "'@Model' cannot be applied to \(keyword) 'Trip'; apply it to a class",
                     line: 2,
                     column: 1
                 )
             ],
             macros: modelOnly
-        )
-    }
-
-    @Test func rejectsANonFinalClassAndOffersToAddFinal() {
-        assertExpansion(
-            #"""
-            @Model
-            public class Trip {
-                var name: String = ""
-            }
-            """#,
-            expandedSource: #"""
-                public class Trip {
-                    @_LogbookPersistedProperty(0)
-                    var name: String = ""
-
-                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
-
-                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
-
-                    public static let _$binding = Logbook._$ModelBinding<Trip>(
-                        entityName: "Trip",
-                        properties: [
-                            Trip._$property_name(),
-                        ]
-                    )
-
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
-                        self._$storage = consume storage
-                        self._name = try Logbook._$ModelStorage._$isMissing(values, 0) ? ("") : Logbook._$ModelStorage._$decode(&values, 0, Trip.self)
-                    }
-
-                    public static func _$array(_ models: [AnyObject]) -> [Trip] {
-                        Logbook._$ModelStorage._$array(models, of: Trip.self)
-                    }
-
-                    public var _$storedNumber: UInt64? {
-                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
-                    }
-
-                    init() {
-                    }
-                }
-
-                extension Trip: Logbook.PersistentModel {
-                }
-                """#,
-            diagnostics: [
-                logbookDiagnostic(
-                    "modelRequiresFinalClass",
-                    "'@Model' requires a final class; 'Trip' is not final",
-                    line: 2,
-                    column: 8,
-                    fixIts: ["Add 'final'"]
-                )
-            ],
-            macros: modelOnly,
-            applyFixIts: ["Add 'final'"],
-            fixedSource: #"""
-                @Model
-                public final class Trip {
-                    var name: String = ""
-                }
-                """#
-        )
-    }
-
-    @Test func addsFinalBeforeClassWhenThereAreNoModifiers() {
-        assertExpansion(
-            #"""
-            @Model
-            class Trip {
-            }
-            """#,
-            expandedSource: #"""
-                class Trip {
-
-                    @exclusivity(unchecked) public var _$observationRegistrar = Logbook._$ModelObservationRegistrar()
-
-                    @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
-
-                    public static let _$binding = Logbook._$ModelBinding<Trip>(
-                        entityName: "Trip",
-                        properties: []
-                    )
-
-                    public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
-                        self._$storage = consume storage
-                    }
-
-                    public static func _$array(_ models: [AnyObject]) -> [Trip] {
-                        Logbook._$ModelStorage._$array(models, of: Trip.self)
-                    }
-
-                    public var _$storedNumber: UInt64? {
-                        Logbook._$ModelStorage._$storedNumber(of: _$storage)
-                    }
-
-                    init() {
-                    }
-                }
-
-                extension Trip: Logbook.PersistentModel {
-                }
-                """#,
-            diagnostics: [
-                logbookDiagnostic(
-                    "modelRequiresFinalClass",
-                    "'@Model' requires a final class; 'Trip' is not final",
-                    line: 2,
-                    column: 1,
-                    fixIts: ["Add 'final'"]
-                )
-            ],
-            macros: modelOnly,
-            applyFixIts: ["Add 'final'"],
-            fixedSource: #"""
-                @Model
-                final class Trip {
-                }
-                """#
         )
     }
 
@@ -645,17 +534,19 @@ struct ModelMacroTests {
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
-                    public static let _$binding = Logbook._$ModelBinding<Trip>(
-                        entityName: "Trip",
-                        properties: []
+                    private static let _$bindingBoxStorage = Logbook._$ModelBindingBox<Trip>(
+                        Logbook._$ModelBinding<Trip>(
+                            entityName: "Trip",
+                            properties: []
+                        )
                     )
+
+                    public static var _$bindingBox: Logbook._$AnyModelBinding {
+                        _$bindingBoxStorage
+                    }
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
-                    }
-
-                    public static func _$array(_ models: [AnyObject]) -> [Trip] {
-                        Logbook._$ModelStorage._$array(models, of: Trip.self)
                     }
 
                     public var _$storedNumber: UInt64? {
@@ -703,17 +594,19 @@ struct ModelMacroTests {
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
-                    public static let _$binding = Logbook._$ModelBinding<Counter>(
-                        entityName: "Counter",
-                        properties: []
+                    private static let _$bindingBoxStorage = Logbook._$ModelBindingBox<Counter>(
+                        Logbook._$ModelBinding<Counter>(
+                            entityName: "Counter",
+                            properties: []
+                        )
                     )
+
+                    public static var _$bindingBox: Logbook._$AnyModelBinding {
+                        _$bindingBoxStorage
+                    }
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
-                    }
-
-                    public static func _$array(_ models: [AnyObject]) -> [Counter] {
-                        Logbook._$ModelStorage._$array(models, of: Counter.self)
                     }
 
                     public var _$storedNumber: UInt64? {
@@ -767,17 +660,19 @@ struct ModelMacroTests {
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
-                    public static let _$binding = Logbook._$ModelBinding<Trip>(
-                        entityName: "Trip",
-                        properties: []
+                    private static let _$bindingBoxStorage = Logbook._$ModelBindingBox<Trip>(
+                        Logbook._$ModelBinding<Trip>(
+                            entityName: "Trip",
+                            properties: []
+                        )
                     )
+
+                    public static var _$bindingBox: Logbook._$AnyModelBinding {
+                        _$bindingBoxStorage
+                    }
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
-                    }
-
-                    public static func _$array(_ models: [AnyObject]) -> [Trip] {
-                        Logbook._$ModelStorage._$array(models, of: Trip.self)
                     }
 
                     public var _$storedNumber: UInt64? {
@@ -819,17 +714,19 @@ struct ModelMacroTests {
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
-                    public static let _$binding = Logbook._$ModelBinding<Point>(
-                        entityName: "Point",
-                        properties: []
+                    private static let _$bindingBoxStorage = Logbook._$ModelBindingBox<Point>(
+                        Logbook._$ModelBinding<Point>(
+                            entityName: "Point",
+                            properties: []
+                        )
                     )
+
+                    public static var _$bindingBox: Logbook._$AnyModelBinding {
+                        _$bindingBoxStorage
+                    }
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
-                    }
-
-                    public static func _$array(_ models: [AnyObject]) -> [Point] {
-                        Logbook._$ModelStorage._$array(models, of: Point.self)
                     }
 
                     public var _$storedNumber: UInt64? {
@@ -875,17 +772,19 @@ struct ModelMacroTests {
 
                     @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
-                    public static let _$binding = Logbook._$ModelBinding<Trip>(
-                        entityName: "Trip",
-                        properties: []
+                    private static let _$bindingBoxStorage = Logbook._$ModelBindingBox<Trip>(
+                        Logbook._$ModelBinding<Trip>(
+                            entityName: "Trip",
+                            properties: []
+                        )
                     )
+
+                    public static var _$bindingBox: Logbook._$AnyModelBinding {
+                        _$bindingBoxStorage
+                    }
 
                     public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                         self._$storage = consume storage
-                    }
-
-                    public static func _$array(_ models: [AnyObject]) -> [Trip] {
-                        Logbook._$ModelStorage._$array(models, of: Trip.self)
                     }
 
                     public var _$storedNumber: UInt64? {

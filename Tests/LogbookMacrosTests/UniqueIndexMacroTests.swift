@@ -11,7 +11,7 @@ private var modelAndLists: [String: MacroSpec] {
 /// The members `@Model` adds to a class `Tag` with the persisted properties `names`, its
 /// binding given `keyPathArguments`.
 private func tagMembers(_ names: [String], keyPathArguments: String) -> String {
-    let properties = names.map { "            Tag._$property_\($0)()," }.joined(separator: "\n")
+    let properties = names.map { "                Tag._$property_\($0)()," }.joined(separator: "\n")
     let decodes = names.enumerated().map { index, name in
         "        self._\(name) = try Logbook._$ModelStorage._$decode(&values, \(index), Tag.self)"
     }.joined(separator: "\n")
@@ -20,20 +20,22 @@ private func tagMembers(_ names: [String], keyPathArguments: String) -> String {
 
             @exclusivity(unchecked) public var _$storage = Logbook._$ModelStorage()
 
-            public static let _$binding = Logbook._$ModelBinding<Tag>(
-                entityName: "Tag",
-                properties: [
+            private static let _$bindingBoxStorage = Logbook._$ModelBindingBox<Tag>(
+                Logbook._$ModelBinding<Tag>(
+                    entityName: "Tag",
+                    properties: [
         \#(properties)
-                ]\#(keyPathArguments)
+                    ]\#(keyPathArguments)
+                )
             )
+
+            public static var _$bindingBox: Logbook._$AnyModelBinding {
+                _$bindingBoxStorage
+            }
 
             public init(_$storage storage: consuming Logbook._$ModelStorage, values: inout [Logbook.AttributeValue]) throws {
                 self._$storage = consume storage
         \#(decodes)
-            }
-
-            public static func _$array(_ models: [AnyObject]) -> [Tag] {
-                Logbook._$ModelStorage._$array(models, of: Tag.self)
             }
 
             public var _$storedNumber: UInt64? {
@@ -68,8 +70,8 @@ struct UniqueIndexMacroTests {
 
                 \#(tagMembers(["name", "day", "code"], keyPathArguments: #"""
                 ,
-                        uniquenessConstraints: [["name", "day"], ["code"]],
-                        indexes: [["day"], ["name", "day"]]
+                            uniquenessConstraints: [["name", "day"], ["code"]],
+                            indexes: [["day"], ["name", "day"]]
                 """#))
                 }
 
@@ -96,7 +98,7 @@ struct UniqueIndexMacroTests {
 
                 \#(tagMembers(["day"], keyPathArguments: #"""
                 ,
-                        indexes: [["day"]]
+                            indexes: [["day"]]
                 """#))
                 }
 
@@ -270,7 +272,7 @@ struct UniqueIndexMacroTests {
 
                 \#(tagMembers(["name"], keyPathArguments: #"""
                 ,
-                        uniquenessConstraints: [["name"]]
+                            uniquenessConstraints: [["name"]]
                 """#))
                 }
 
@@ -320,7 +322,7 @@ struct UniqueIndexMacroTests {
 
                 \#(tagMembers(["name", "day"], keyPathArguments: #"""
                 ,
-                        uniquenessConstraints: [["name", "day"]]
+                            uniquenessConstraints: [["name", "day"]]
                 """#))
                 }
 

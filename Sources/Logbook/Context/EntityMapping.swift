@@ -48,6 +48,9 @@ final class EntityMapping {
     let hasPreservedAttributes: Bool
     /// The entity name.
     let entityName: String
+    /// The entities below this one in its model hierarchy, at any depth: empty for an entity
+    /// no other inherits from. A fetch of the entity reads their tables too.
+    let subentityNames: [String]
     /// Each property's name, by property index.
     let propertyNames: [String]
     /// The entity name and each property's name as events hold them, encoded once.
@@ -127,6 +130,7 @@ final class EntityMapping {
         }
         self.table = table
         self.entityName = binding.entityName
+        self.subentityNames = Array(projection.schema.entityNames(inheritingFrom: binding.entityName).dropFirst())
         self.propertyNames = binding.properties.map(\.name)
         self.encodedEntityName = EncodedString(binding.entityName)
         self.encodedPropertyNames = binding.properties.map { EncodedString($0.name) }

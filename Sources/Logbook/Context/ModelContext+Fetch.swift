@@ -176,6 +176,7 @@ extension ModelContext {
     @usableFromInline
     func _fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         try store.catchUp()
+        if hasSubentities(T.self) { return try fetchAcrossHierarchy(descriptor) }
         if descriptor.fetchLimit != nil, let first = try firstOnStoredValues(descriptor) { return first }
         var (models, judgedOnStoredValues, sorted) = try candidates(descriptor)
         if let predicate = descriptor.predicate, !judgedOnStoredValues {
@@ -203,6 +204,7 @@ extension ModelContext {
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
         if !_storeParts.isEmpty { return try storePart(for: T.self).fetchCount(descriptor) }
         try store.catchUp()
+        if hasSubentities(T.self) { return try fetch(descriptor).count }
         if descriptor.predicate == nil, descriptor.fetchOffset == nil, descriptor.fetchLimit == nil,
             !descriptor.includePendingChanges || (inserted.isEmpty && deleted.isEmpty)
         {
@@ -229,7 +231,7 @@ extension ModelContext {
     {
         if !_storeParts.isEmpty { return try storePart(for: T.self).fetchIdentifiers(descriptor) }
         try store.catchUp()
-        if let identifiers = identifiersOnStoredValues(descriptor) {
+        if !hasSubentities(T.self), let identifiers = identifiersOnStoredValues(descriptor) {
             let entity = mapping(for: T.self).entityName
             return identifiers.map { PersistentIdentifier(entityName: entity, number: $0) }
         }
@@ -479,7 +481,7 @@ extension ModelContext {
     /// - Parameter values: A buffer for the stored values, reused from one object to the next
     ///   by a caller that makes many: the initializer lets go of it, so refilling it costs no
     ///   allocation (an array per object was a tenth of making a model).
-    private func materialize<T: PersistentModel>(
+    func materialize<T: PersistentModel>(
         _ type: T.Type,
         _ id: UInt64,
         slot: Int,

@@ -68,7 +68,7 @@ import Foundation
 /// ### Changing models
 /// - ``insert(_:)``
 /// - ``delete(_:)``
-/// - ``delete(model:where:)``
+/// - ``delete(model:where:includeSubclasses:)``
 /// - ``hasChanges``
 /// - ``insertedModelsArray``
 /// - ``deletedModelsArray``
@@ -287,9 +287,10 @@ public final class ModelContext {
         }
         scheduleAutosave()
         // The type's mapping is made here, not in the save, which reads it with the store locked.
-        if knownMapping(ObjectIdentifier(T.self)) == nil { _ = mapping(for: T.self) }
+        // The model's own class, which may be a subclass of `T`.
+        if knownMapping(ObjectIdentifier(type(of: model))) == nil { _ = mapping(of: model) }
         guard mayRelateUnobserved else { return }
-        withMapping(for: T.self) { mapping in
+        withMapping(of: model) { mapping in
             for property in mapping.relationshipProperties {
                 let related = mapping.related(model, property)
                 if !related.isEmpty { self.model(model, didSetRelationship: property, from: [], to: related) }
@@ -313,14 +314,36 @@ public final class ModelContext {
         scheduleAutosave()
     }
 
-    /// Marks every model of a type that matches a predicate for deletion.
+    /// Marks every model of a type that matches a predicate for deletion, with the models of
+    /// its subclasses unless told otherwise.
+    ///
+    /// The models are deleted at the next save, with their delete rules, as ``delete(_:)``
+    /// deletes one.
+    ///
+    /// ```swift
+    /// // Every trip, business and personal trips included.
+    /// try context.delete(model: Trip.self)
+    /// // Only the trips that are neither.
+    /// try context.delete(model: Trip.self, includeSubclasses: false)
+    /// // Business trips with a small per diem.
+    /// try context.delete(model: BusinessTrip.self, where: #Predicate { $0.perdiem < 50 })
+    /// ```
     ///
     /// - Parameters:
     ///   - model: The model type.
     ///   - predicate: Which models to delete; `nil` deletes every model of the type.
+    ///   - includeSubclasses: Whether models of the type's subclasses (model inheritance) are
+    ///     deleted too when they match; `true` by default, as in SwiftData.
     /// - Throws: An error evaluating the predicate.
-    public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil) throws {
-        for match in try fetch(FetchDescriptor<T>(predicate: predicate)) { delete(match) }
+    public func delete<T: PersistentModel>(
+        model: T.Type,
+        where predicate: Predicate<T>? = nil,
+        includeSubclasses: Bool = true
+    ) throws {
+        for match in try fetch(FetchDescriptor<T>(predicate: predicate))
+        where includeSubclasses || Swift.type(of: match) == T.self {
+            delete(match)
+        }
     }
 
     /// Whether the context has unsaved inserts, deletes or changes.

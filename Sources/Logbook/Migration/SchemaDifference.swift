@@ -56,6 +56,19 @@ struct SchemaDifference: Sendable, CustomStringConvertible {
                     Change(entity: entity.name, property: nil, what: "entity removed", isLightweight: true)
                 )
             case (.some(let before), .some(let after)):
+                // An entity's objects stay in its own table whatever it inherits from, so a new
+                // superentity changes what a fetch of the superentity returns: the app decides.
+                if before.superentityName != after.superentityName {
+                    let spell = { (name: String?) in name ?? "none" }
+                    changes.append(
+                        Change(
+                            entity: entity.name,
+                            property: nil,
+                            what: "superentity \(spell(before.superentityName)) → \(spell(after.superentityName))",
+                            isLightweight: false
+                        )
+                    )
+                }
                 changes += Self.attributeChanges(before, after)
                 changes += Self.relationshipChanges(before, after)
                 changes += Self.constraintChanges(before, after)

@@ -26,7 +26,9 @@ public struct _$ModelBinding<Model: PersistentModel>: Sendable {
     let uniquenessConstraints: [[String]]
     /// The property names of each `#Index` the class declares, as written.
     let indexes: [[String]]
-    private let indexByName: [String: Int]
+    /// The model class's superclass, when that is a model class too.
+    let supertype: (any PersistentModel.Type)?
+    let indexByName: [String: Int]
 
     /// Not API: called by the code `@Model` generates.
     public init(
@@ -39,6 +41,7 @@ public struct _$ModelBinding<Model: PersistentModel>: Sendable {
         self.properties = properties
         self.uniquenessConstraints = uniquenessConstraints
         self.indexes = indexes
+        self.supertype = nil
         self.indexByName = Dictionary(
             properties.enumerated().map { ($0.element.name, $0.offset) },
             uniquingKeysWith: { first, _ in first }
@@ -95,7 +98,8 @@ public struct _$ModelBinding<Model: PersistentModel>: Sendable {
             attributes: attributes,
             relationships: relationships,
             uniquenessConstraints: composite,
-            indexes: indexes
+            indexes: indexes,
+            superentityName: supertype.map { targetBindingInfo($0).entityName }
         )
     }
 }
@@ -266,6 +270,8 @@ struct DeclaredEntity: Sendable {
     var uniquenessConstraints: [[String]] = []
     /// `#Index` declarations.
     var indexes: [[String]] = []
+    /// The entity of the model's superclass, when it is a subclass of a model class.
+    var superentityName: String?
 }
 
 /// A relationship as declared: its explicit inverse, if any, is not resolved yet.

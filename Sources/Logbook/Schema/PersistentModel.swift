@@ -1,7 +1,8 @@
 /// A class whose objects Logbook persists.
 ///
-/// Do not conform to this protocol yourself: apply ``Model()`` to a final class, which adds the
-/// conformance and everything it requires.
+/// Do not conform to this protocol yourself: apply ``Model()`` to a class, which adds the
+/// conformance and everything it requires. A subclass of a model class marked `@Model` too
+/// inherits the conformance (model inheritance).
 ///
 /// ```swift
 /// @Model
@@ -40,8 +41,10 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     /// ``_$ModelObservationRegistrar``.
     var _$observationRegistrar: _$ModelObservationRegistrar { get set }
 
-    /// Not API: how Logbook reads and writes the model's persisted properties.
-    static var _$binding: _$ModelBinding<Self> { get }
+    /// Not API: how Logbook reads and writes the model's persisted properties, as a class that
+    /// each model class overrides: a requirement of type `_$ModelBinding<Self>` could not be
+    /// met by a class that other model classes inherit from. See ``_$binding``.
+    static var _$bindingBox: _$AnyModelBinding { get }
 
     /// Not API: creates a model from stored values without running the user's initializer.
     ///
@@ -51,12 +54,6 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     ///     ``AttributeValue/null`` and start empty.
     /// - Throws: ``SchemaError`` when a value does not fit its property.
     init(_$storage: consuming _$ModelStorage, values: inout [AttributeValue]) throws
-
-    /// Not API: an array of this type holding `models`, which are all of this type.
-    ///
-    /// Compiled with the model, where the array's type is known: Logbook's own code, generic
-    /// over the model type, looked that type up at run time on every use.
-    static func _$array(_ models: [AnyObject]) -> [Self]
 
     /// Not API: the number of the model's permanent identifier, once it has one.
     ///
@@ -71,11 +68,28 @@ extension PersistentModel {
     ///
     /// A temporary identifier stays the same until the model is inserted.
     public var persistentModelID: PersistentIdentifier {
-        let entityName = Self._$binding.entityName
+        // The object's own class, which may be a subclass of `Self`.
+        let entityName = type(of: self)._$bindingBox.entityName
         if let identifier = inPlace({ $0.identifier(entityName: entityName) }) { return identifier }
         let number = PersistentIdentifier.nextTemporaryNumber()
         _$storage.setIdentifier(number, kind: .temporary)
         return PersistentIdentifier(entityName: entityName, number: number, isTemporary: true)
+    }
+
+    /// Not API: how Logbook reads and writes the persisted properties of this very class (not
+    /// of a subclass: ``_$bindingBox`` is the class's own).
+    public static var _$binding: _$ModelBinding<Self> {
+        guard let box = _$bindingBox as? _$ModelBindingBox<Self> else {
+            preconditionFailure(
+                "\(Self.self) has the binding of \(_$bindingBox.entityName): is '@Model' missing on it?"
+            )
+        }
+        return box.binding
+    }
+
+    /// Not API: an array of this type holding `models`, which are all of this type.
+    static func _$array(_ models: [AnyObject]) -> [Self] {
+        _$ModelStorage._$array(models, of: Self.self)
     }
 
     /// The model's identifier, ``persistentModelID``.

@@ -21,9 +21,12 @@ extension Schema {
     /// - ``uniqueProperties``
     /// - ``uniquenessConstraints``
     /// - ``indexes``
+    /// - ``superentityName``
+    /// - ``superentity``
+    /// - ``subentities``
     ///
     /// ### Creating an entity
-    /// - ``init(name:attributes:relationships:uniquenessConstraints:indexes:)``
+    /// - ``init(name:attributes:relationships:uniquenessConstraints:indexes:superentityName:)``
     public struct Entity: Hashable, Sendable, Codable {
         /// The entity's name.
         public var name: String
@@ -42,6 +45,41 @@ extension Schema {
         /// The indexes `#Index` declares: each the names of its properties, its leading
         /// property first; the indexes sorted.
         public private(set) var indexes: [[String]]
+        /// The name of the entity this one inherits from, when its model class is a subclass of
+        /// another model class; `nil` for an entity at the root of its hierarchy.
+        ///
+        /// An entity holds every attribute and relationship it inherits, beside its own. See
+        /// ``superentity`` and ``subentities`` for the entities themselves, as SwiftData's
+        /// `Schema.Entity.superentity` and `subentities` give them.
+        ///
+        /// ```swift
+        /// schema.entity(named: "BusinessTrip")?.superentityName   // "Trip"
+        /// ```
+        public internal(set) var superentityName: String?
+
+        /// The entity this one inherits from, as the schema holds it (with its own
+        /// ``superentity``, and no ``subentities``); `nil` for an entity at the root of its
+        /// hierarchy, or one not taken from a ``Schema``.
+        ///
+        /// ```swift
+        /// let business = try #require(schema.entity(named: "BusinessTrip"))
+        /// business.superentity?.name   // "Trip"
+        /// ```
+        public var superentity: Entity? { hierarchy?.superentity }
+
+        /// The entities that inherit from this one directly, as the schema holds them (each with
+        /// its ``superentity``, and no subentities of its own); empty for an entity no other
+        /// inherits from, or one not taken from a ``Schema``.
+        ///
+        /// ```swift
+        /// let trip = try #require(schema.entity(named: "Trip"))
+        /// trip.subentities.map(\.name).sorted()   // ["BusinessTrip", "PersonalTrip"]
+        /// ```
+        public var subentities: Set<Entity> { hierarchy?.subentities ?? [] }
+
+        /// The entities above and below this one, filled in by the schema; not part of the
+        /// entity's value (equality, hashing and coding ignore it).
+        var hierarchy: Hierarchy?
 
         /// Creates an entity description.
         ///
@@ -51,18 +89,39 @@ extension Schema {
         ///   - relationships: Its relationships, in any order.
         ///   - uniquenessConstraints: Unique constraints over two or more properties, by name.
         ///   - indexes: Indexes over one or more properties, by name, leading property first.
+        ///   - superentityName: The entity it inherits from, if any: see ``superentityName``.
         public init(
             name: String,
             attributes: [Attribute],
             relationships: [Relationship],
             uniquenessConstraints: [[String]] = [],
-            indexes: [[String]] = []
+            indexes: [[String]] = [],
+            superentityName: String? = nil
         ) {
             self.name = name
+            self.superentityName = superentityName
             self.attributes = attributes.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
             self.relationships = relationships.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
             self.uniquenessConstraints = Self.canonical(uniquenessConstraints.map(Self.sortedNames))
             self.indexes = Self.canonical(indexes)
+        }
+
+        /// Whether two entities describe the same thing: name, properties, constraints, indexes
+        /// and superentity name. The linked ``superentity`` and ``subentities`` do not count.
+        public static func == (lhs: Entity, rhs: Entity) -> Bool {
+            lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.relationships == rhs.relationships
+                && lhs.uniquenessConstraints == rhs.uniquenessConstraints && lhs.indexes == rhs.indexes
+                && lhs.superentityName == rhs.superentityName
+        }
+
+        /// Hashes what ``==(_:_:)`` compares.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(attributes)
+            hasher.combine(relationships)
+            hasher.combine(uniquenessConstraints)
+            hasher.combine(indexes)
+            hasher.combine(superentityName)
         }
 
         /// Names sorted by their UTF-8 bytes.
@@ -107,7 +166,8 @@ extension Schema {
                 relationships: try container.decode([Relationship].self, forKey: .relationships),
                 uniquenessConstraints: try container.decodeIfPresent([[String]].self, forKey: .uniquenessConstraints)
                     ?? [],
-                indexes: try container.decodeIfPresent([[String]].self, forKey: .indexes) ?? []
+                indexes: try container.decodeIfPresent([[String]].self, forKey: .indexes) ?? [],
+                superentityName: try container.decodeIfPresent(String.self, forKey: .superentity)
             )
         }
 
@@ -122,6 +182,8 @@ extension Schema {
                 try container.encode(uniquenessConstraints, forKey: .uniquenessConstraints)
             }
             if !indexes.isEmpty { try container.encode(indexes, forKey: .indexes) }
+            // Written only for a subentity, so that an entity without one keeps its bytes.
+            if let superentityName { try container.encode(superentityName, forKey: .superentity) }
         }
 
         private enum CodingKeys: String, CodingKey {
@@ -130,6 +192,7 @@ extension Schema {
             case relationships
             case uniquenessConstraints
             case indexes
+            case superentity
         }
     }
 }
@@ -143,5 +206,71 @@ extension Schema {
             entity.uniquenessConstraints.map { "\(entity.name) #Unique(\($0.joined(separator: ", ")))" }
                 + entity.indexes.map { "\(entity.name) #Index(\($0.joined(separator: ", ")))" }
         }
+    }
+}
+
+extension Schema.Entity {
+    /// An entity's neighbours in its hierarchy, held in a class so that an entity can refer to
+    /// entities without containing itself.
+    final class Hierarchy: Sendable {
+        let superentity: Schema.Entity?
+        let subentities: Set<Schema.Entity>
+
+        init(superentity: Schema.Entity?, subentities: Set<Schema.Entity>) {
+            self.superentity = superentity
+            self.subentities = subentities
+        }
+    }
+}
+
+extension Schema {
+    /// `entities` with each one's ``Entity/superentity`` and ``Entity/subentities`` filled in.
+    static func linkingHierarchy(_ entities: [Entity]) -> [Entity] {
+        guard entities.contains(where: { $0.superentityName != nil }) else { return entities }
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        // Each entity with its chain of superentities, none with subentities.
+        var chained: [String: Entity] = [:]
+        func chain(_ name: String, depth: Int) -> Entity? {
+            if let done = chained[name] { return done }
+            guard var entity = byName[name], depth <= entities.count else { return nil }
+            let superentity = entity.superentityName.flatMap { chain($0, depth: depth + 1) }
+            entity.hierarchy = superentity.map { Entity.Hierarchy(superentity: $0, subentities: []) }
+            chained[name] = entity
+            return entity
+        }
+        for entity in entities { _ = chain(entity.name, depth: 0) }
+        return entities.map { entity in
+            let subentities = Set(
+                entities.filter { $0.superentityName == entity.name }.compactMap { chained[$0.name] }
+            )
+            var linked = entity
+            let superentity = entity.superentityName.flatMap { chained[$0] }
+            if superentity != nil || !subentities.isEmpty {
+                linked.hierarchy = Entity.Hierarchy(superentity: superentity, subentities: subentities)
+            }
+            return linked
+        }
+    }
+
+    /// One line for each entity with a superentity, as the `logbook` tool prints them:
+    /// `BusinessTrip: Trip`, in the order of the entities' names.
+    package var hierarchyLines: [String] {
+        entities.compactMap { entity in entity.superentityName.map { "\(entity.name): \($0)" } }
+    }
+
+    /// The names of an entity and of every entity below it, the entity first.
+    ///
+    /// ```swift
+    /// schema.entityNames(inheritingFrom: "Trip")   // ["Trip", "BusinessTrip", "PersonalTrip"]
+    /// ```
+    package func entityNames(inheritingFrom name: String) -> [String] {
+        var names = [name]
+        var index = 0
+        while index < names.count {
+            let current = names[index]
+            names += entities.filter { $0.superentityName == current && !names.contains($0.name) }.map(\.name)
+            index += 1
+        }
+        return names
     }
 }

@@ -44,6 +44,14 @@ extension Schema {
     /// names        = count(names) string(name)*
     /// ```
     ///
+    /// When an entity has a superentity (model inheritance), a last section follows, naming
+    /// each such entity and its superentity in the order above; a schema without inheritance
+    /// has none, so its fingerprint is the one it had before inheritance existed.
+    ///
+    /// ```
+    /// section      = string("logbook-hierarchy-1") count(entities) (string(name) string(superentity))*
+    /// ```
+    ///
     /// ## Topics
     ///
     /// ### Reading a fingerprint
@@ -164,6 +172,16 @@ extension Schema {
                         for name in names { encoder.string(name) }
                     }
                 }
+            }
+        }
+        let derived = entities.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
+            .compactMap { entity in entity.superentityName.map { (entity.name, $0) } }
+        if !derived.isEmpty {
+            encoder.string("logbook-hierarchy-1")
+            encoder.count(derived.count)
+            for (name, superentity) in derived {
+                encoder.string(name)
+                encoder.string(superentity)
             }
         }
         return encoder.bytes

@@ -119,7 +119,8 @@ func resolveInverses(_ declared: [DeclaredEntity]) throws(SchemaError) -> [Schem
             attributes: entity.attributes,
             relationships: resolved,
             uniquenessConstraints: entity.uniquenessConstraints,
-            indexes: entity.indexes
+            indexes: entity.indexes,
+            superentityName: entity.superentityName
         )
     }
 }
@@ -178,6 +179,7 @@ extension Schema {
             }
             try validateConstraintsAndIndexes(of: entity)
         }
+        try validateHierarchy()
     }
 
     /// Checks that each constraint over several properties names attributes that are not

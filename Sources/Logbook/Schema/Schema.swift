@@ -107,10 +107,23 @@ public struct Schema: Sendable {
             for (_, type) in types {
                 declared.append(try declaredEntity(of: type))
             }
+            // Hierarchies first: an inherited relationship would make inverses ambiguous, where
+            // the error to report is that relationships in hierarchies are not supported.
+            let unresolved = declared.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.map { entity in
+                Entity(
+                    name: entity.name,
+                    attributes: entity.attributes,
+                    relationships: entity.relationships.map(\.relationship),
+                    uniquenessConstraints: entity.uniquenessConstraints,
+                    indexes: entity.indexes,
+                    superentityName: entity.superentityName
+                )
+            }
+            try Schema(checked: unresolved, version: version).validateHierarchy()
             let entities = try resolveInverses(declared)
             // The rules on the resolved entities, checked on a schema made of them.
             try Schema(checked: entities, version: version).validate()
-            return (entities, types)
+            return (Schema.linkingHierarchy(entities), types)
         }
     }
 
@@ -163,7 +176,9 @@ public struct Schema: Sendable {
             }
         }
         self.version = version
-        self.entities = byName.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        self.entities = Schema.linkingHierarchy(
+            byName.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        )
         self.modelTypes = [:]
         self.problem = nil
         try validate()
@@ -250,9 +265,11 @@ private func reachableModelTypes(
 private func entityNameAndTargets(of type: any PersistentModel.Type) -> (String, [any PersistentModel.Type]) {
     func open<Model: PersistentModel>(_ type: Model.Type) -> (String, [any PersistentModel.Type]) {
         let binding = Model._$binding
-        let targets: [any PersistentModel.Type] = binding.properties.compactMap { property in
+        var targets: [any PersistentModel.Type] = binding.properties.compactMap { property in
             if case .relationship(let access) = property.kind { access.targetType } else { nil }
         }
+        // A subclass reaches its superclass: its entity is the subclass's superentity.
+        if let supertype = binding.supertype { targets.append(supertype) }
         return (binding.entityName, targets)
     }
     return open(type)

@@ -50,6 +50,7 @@ public struct SchemaError: Error, Sendable, CustomStringConvertible {
             case compositeCoding
             case transformerFailed
             case valueCountMismatch
+            case invalidInheritance
         }
 
         private let value: Value
@@ -93,6 +94,11 @@ public struct SchemaError: Error, Sendable, CustomStringConvertible {
         public static let transformerFailed = Code(.transformerFailed)
         /// A model was materialised from a different number of values than it has properties.
         public static let valueCountMismatch = Code(.valueCountMismatch)
+        /// A model hierarchy Logbook cannot store: a superentity the schema does not have, a
+        /// cycle, a subentity without an inherited property, or a hierarchy with relationships
+        /// or unique constraints, which this version does not support. The message names the
+        /// entity and what is unsupported.
+        public static let invalidInheritance = Code(.invalidInheritance)
 
         public var description: String { value.rawValue }
 

@@ -143,6 +143,13 @@ struct EventPrinter {
                 for line in constraints { json.string(line) }
                 json.endArray()
             }
+            let hierarchy = record.schema.hierarchyLines
+            if !hierarchy.isEmpty {
+                json.key("hierarchy")
+                json.beginArray()
+                for line in hierarchy { json.string(line) }
+                json.endArray()
+            }
         case .insert(let change):
             writeChange(change.entity, change.id, change.attributes, change.toOne)
         case .update(let change):
@@ -213,7 +220,7 @@ struct EventPrinter {
         let head = "\(sequence)\t\(version)\t\(Self.kind(event))"
         switch event {
         case .schema(let record):
-            let constraints = record.schema.constraintLines.map { ", \($0)" }.joined()
+            let constraints = (record.schema.constraintLines + record.schema.hierarchyLines).map { ", \($0)" }.joined()
             return
                 "\(head)\tversion \(record.version), fingerprint \(record.fingerprint.prefix(16)), entities \(record.schema.entities.map(\.name).joined(separator: ", "))\(constraints)"
         case .insert(let change):

@@ -1,0 +1,75 @@
+import Foundation
+
+extension ModelContext {
+    /// Whether other entities inherit from `T`'s, so that a fetch of `T` reads their tables too.
+    func hasSubentities<T: PersistentModel>(_: T.Type) -> Bool {
+        withMapping(for: T.self) { !$0.subentityNames.isEmpty }
+    }
+
+    /// A fetch of a model type that other model types inherit from: the objects of its own
+    /// table and of the tables of every entity below it, each made as its own class, matched,
+    /// sorted and cut as the descriptor says.
+    ///
+    /// The predicate is evaluated on the objects, and the sort made on them: the stored-value
+    /// shortcuts of a fetch of one table do not apply across tables. Objects come in the order
+    /// of their identifiers before the descriptor's sort, those inserted since the last save
+    /// last, so that the same store gives the same order in memory and on disk.
+    ///
+    /// - Complexity: O(*n* log *n*) in the number of objects of the hierarchy, each made into
+    ///   an object.
+    func fetchAcrossHierarchy<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        refreshIfStoreChanged()
+        let names = withMapping(for: T.self) { [$0.entityName] + $0.subentityNames }
+        var stored: [T] = []
+        var pending: [T] = []
+        for name in names {
+            guard let type = store.schema.modelType(forEntity: name) else { continue }
+            let (fromTable, inserted) = try ownModels(type, includePendingChanges: descriptor.includePendingChanges)
+            stored += fromTable.compactMap { $0 as? T }
+            pending += inserted.compactMap { $0 as? T }
+        }
+        stored.sort { ($0.storedIdentifier ?? 0) < ($1.storedIdentifier ?? 0) }
+        var models = stored + pending
+        if let predicate = descriptor.predicate {
+            models = try models.filter { try predicate.evaluate($0) }
+        }
+        if !descriptor.sortBy.isEmpty { models.sort(using: descriptor.sortBy) }
+        let offset = min(max(descriptor.fetchOffset ?? 0, 0), models.count)
+        let end = descriptor.fetchLimit.map { min(models.count, offset + max($0, 0)) } ?? models.count
+        return offset == 0 && end == models.count ? models : Array(models[offset..<end])
+    }
+
+    /// The objects of one entity's own table (not of the entities below it), registered or
+    /// made from their rows, without those marked for deletion when pending changes count;
+    /// and the objects of exactly that class inserted since the last save, when they count.
+    private func ownModels(
+        _ type: any PersistentModel.Type,
+        includePendingChanges: Bool
+    ) throws -> (stored: [any PersistentModel], inserted: [any PersistentModel]) {
+        func open<U: PersistentModel>(_: U.Type) throws -> ([any PersistentModel], [any PersistentModel]) {
+            let mapping = mapping(for: U.self)
+            let table = store.read { $0.projection.tables[mapping.table] }
+            var stored: [any PersistentModel] = []
+            var values: [AttributeValue] = []
+            try table.values.withUnsafeBufferPointer { rows in
+                for (id, slot) in table.identifiersInOrder() {
+                    let model = try materialize(
+                        U.self,
+                        id,
+                        slot: slot,
+                        of: rows,
+                        width: table.width,
+                        mapping: mapping,
+                        values: &values
+                    )
+                    stored.append(model)
+                }
+            }
+            guard includePendingChanges else { return (stored, []) }
+            if !deleted.isEmpty { stored.removeAll { deleted[ObjectIdentifier($0)] != nil } }
+            let inserted = self.inserted.models.filter { Swift.type(of: $0) == U.self }
+            return (stored, inserted)
+        }
+        return try open(type)
+    }
+}
