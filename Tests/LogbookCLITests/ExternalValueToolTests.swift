@@ -1,0 +1,115 @@
+import Foundation
+import Logbook
+import Testing
+
+/// A poster whose image is kept beside the log.
+@Model
+final class Poster {
+    var title: String
+    @Attribute(.externalStorage) var image: Data?
+
+    init(title: String, image: Data?) {
+        self.title = title
+        self.image = image
+    }
+}
+
+/// `logbook verify`, `dump` and `salvage` on a store with values of `.externalStorage`
+/// attributes kept in files.
+struct ExternalValueToolTests {
+    private static let image = Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) })
+    private static let reference = ExternalReference(of: image)
+
+    /// A store with one poster whose image is in a file.
+    private func makeStore(_ path: String) throws {
+        let context = ModelContext(
+            try ModelContainer(for: Poster.self, configurations: ModelConfiguration(url: URL(fileURLWithPath: path)))
+        )
+        context.insert(Poster(title: "Lisbon", image: Self.image))
+        try context.save()
+    }
+
+    @Test func verifyChecksTheFilesAndNamesAMissingOneWithItsEvent() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("posters.store")
+        try makeStore(store)
+        let sound = try ToolProcess.run(["verify", store])
+        #expect(sound.status == 0, "\(sound.stdout)\(sound.stderr)")
+        #expect(sound.stdout.contains("external values: 1 reference to 1 file\n"))
+
+        let path = store + "/" + Self.reference.relativePath
+        try FileManager.default.removeItem(atPath: path)
+        let missing = try ToolProcess.run(["verify", store])
+        #expect(missing.status == 1)
+        #expect(
+            missing.stdout.contains(
+                "damage: external value file \(path): missing external value file, the value of Poster.image of object 1 at sequence 2 (batch at byte offset 0 of 00000000000000000001.log)\n"
+            ),
+            "\(missing.stdout)"
+        )
+        #expect(missing.stdout.hasSuffix("unsound: 1 reference to missing or damaged external value files\n"))
+    }
+
+    @Test func verifyListsAFileNoBatchRefersTo() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("posters.store")
+        try makeStore(store)
+        let stray = Data(repeating: 7, count: 20_000)
+        let strayPath = try ExternalFiles(storeDirectory: store).path(of: ExternalFiles(storeDirectory: store).write(stray))
+        let outcome = try ToolProcess.run(["verify", store])
+        #expect(outcome.status == 0, "unreferenced files are harmless")
+        #expect(outcome.stdout.contains("unreferenced: \(strayPath): no batch refers to it"))
+    }
+
+    @Test func dumpShowsTheReferenceAndTheFileInsteadOfTheBytes() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("posters.store")
+        try makeStore(store)
+        let text = try ToolProcess.run(["dump", store])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(
+            text.stdout.contains(
+                "title=\"Lisbon\""
+            ) || text.stdout.contains("title=Lisbon"),
+            "\(text.stdout)"
+        )
+        #expect(
+            text.stdout.contains(
+                "image=<external 20000 bytes, sha256 \(Self.reference.fileName), file \(Self.reference.relativePath)>"
+            ),
+            "\(text.stdout)"
+        )
+        #expect(text.stdout.count < 2_000)
+        let json = try ToolProcess.run(["dump", store, "--format", "json"])
+        #expect(
+            json.stdout.contains(
+                "\"image\":{\"external\":{\"length\":20000,\"sha256\":\"\(Self.reference.fileName)\",\"crc32c\":\"\(String(Self.reference.checksum, radix: 16))\",\"file\":\"\(Self.reference.relativePath)\"}}"
+            ),
+            "\(json.stdout)"
+        )
+    }
+
+    @Test func salvageCopiesTheFilesTheKeptBatchesReferToAndReportsMissingOnes() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("posters.store")
+        try makeStore(store)
+        let copy = directory.child("copy.store")
+        let outcome = try ToolProcess.run(["salvage", store, copy])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains("external     copied 1 value file the kept batches refer to\n"))
+        let reopened = try ModelContext(
+            try ModelContainer(for: Poster.self, configurations: ModelConfiguration(url: URL(fileURLWithPath: copy)))
+        ).fetch(FetchDescriptor<Poster>())
+        #expect(reopened.first?.image == Self.image)
+
+        try FileManager.default.removeItem(atPath: store + "/" + Self.reference.relativePath)
+        let second = directory.child("second.store")
+        let missing = try ToolProcess.run(["salvage", store, second])
+        #expect(
+            missing.stdout.contains(
+                "external     reference kept, file not copied: \(store)/\(Self.reference.relativePath): missing external value file"
+            ),
+            "\(missing.stdout)"
+        )
+    }
+}
