@@ -58,7 +58,9 @@ extension LogbookCommand {
                 )
             }
             if report.copiedExternalFiles > 0 {
-                print("external     copied \(counted(report.copiedExternalFiles, "value file")) the kept batches refer to")
+                print(
+                    "external     copied \(counted(report.copiedExternalFiles, "value file")) the kept batches refer to"
+                )
             }
             for missing in report.missingExternalFiles {
                 print("external     reference kept, file not copied: \(missing)")

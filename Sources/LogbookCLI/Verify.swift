@@ -97,7 +97,9 @@ extension LogbookCommand {
                 }
                 for damage in external.damages { print("damage: external value file \(damage)") }
                 for path in external.unreferenced {
-                    print("unreferenced: \(path): no batch refers to it (harmless; left by a save that did not complete)")
+                    print(
+                        "unreferenced: \(path): no batch refers to it (harmless; left by a save that did not complete)"
+                    )
                 }
                 damagedExternalFiles = external.damages.count
             }
@@ -111,7 +113,9 @@ extension LogbookCommand {
                 throw ExitCode(ToolExit.damaged)
             }
             if damagedExternalFiles > 0 {
-                print("unsound: \(counted(damagedExternalFiles, "reference")) to missing or damaged external value files")
+                print(
+                    "unsound: \(counted(damagedExternalFiles, "reference")) to missing or damaged external value files"
+                )
                 throw ExitCode(ToolExit.damaged)
             }
             if damagedCheckpoints > 0 {

@@ -55,7 +55,9 @@ struct ExternalValueToolTests {
         let store = directory.child("posters.store")
         try makeStore(store)
         let stray = Data(repeating: 7, count: 20_000)
-        let strayPath = try ExternalFiles(storeDirectory: store).path(of: ExternalFiles(storeDirectory: store).write(stray))
+        let strayPath = try ExternalFiles(storeDirectory: store).path(
+            of: ExternalFiles(storeDirectory: store).write(stray)
+        )
         let outcome = try ToolProcess.run(["verify", store])
         #expect(outcome.status == 0, "unreferenced files are harmless")
         #expect(outcome.stdout.contains("unreferenced: \(strayPath): no batch refers to it"))

@@ -24,8 +24,10 @@ extension Store {
     /// which are harmless, and a failure leaves the store's log and objects as they were.
     ///
     /// - Throws: ``LogbookError/Code/io`` naming the file when a write fails.
-    func writeExternalValues(of batch: PreparedBatch, in projection: Projection) throws(LogbookError) -> ExternalValues? {
-        guard let (files, threshold) = externalStorage, hasExternalStorageAttributes else { return nil }
+    func writeExternalValues(of batch: PreparedBatch, in projection: Projection) throws(LogbookError) -> ExternalValues?
+    {
+        guard let storage = externalStorage, hasExternalStorageAttributes else { return nil }
+        let (files, threshold) = (storage.files, storage.threshold)
         var externals = ExternalValues()
         let inserts = batch.inserts
         for head in inserts.heads {
@@ -40,15 +42,10 @@ extension Store {
             }
         }
         for event in batch.events {
-            let entity: String
-            let fields: [Event.Field]
-            switch event {
-            case .insert(let insert): (entity, fields) = (insert.entity, insert.attributes)
-            case .update(let update): (entity, fields) = (update.entity, update.attributes)
-            case .delete(let name, _, let preserved): (entity, fields) = (name, preserved)
-            case .schema, .link, .unlink, .migration: continue
+            guard let written = event.writtenFields, let table = projection.table(named: written.entity) else {
+                continue
             }
-            guard let table = projection.table(named: entity) else { continue }
+            let fields = written.fields
             let attributes = projection.tables[table].entity
             for field in fields {
                 guard case .data(let bytes) = field.value, bytes.count >= threshold,

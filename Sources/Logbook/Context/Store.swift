@@ -621,7 +621,11 @@ final class Store: Sendable {
         )
         for event in events {
             payload.appendEvent {
-                EventCodec.encode(EventEnvelope(schemaNumber: schemaNumber, event: event), into: &$0, externals: externals)
+                EventCodec.encode(
+                    EventEnvelope(schemaNumber: schemaNumber, event: event),
+                    into: &$0,
+                    externals: externals
+                )
             }
         }
         if externals != nil { payload.markExternalReferences() }

@@ -164,7 +164,11 @@ extension EventCodec {
                 let hash = reader.readBytes(32),
                 let checksum = reader.readLittleEndian(as: UInt32.self)
             else { throw failure("truncated external reference") }
-            return Event.Field(name, .null, external: ExternalReference(length: length, hash: Array(hash), checksum: checksum))
+            return Event.Field(
+                name,
+                .null,
+                external: ExternalReference(length: length, hash: Array(hash), checksum: checksum)
+            )
         }
 
         mutating func link() throws(LogbookError) -> Event.Link {

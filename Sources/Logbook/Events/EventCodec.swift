@@ -135,19 +135,6 @@ package enum EventCodec {
         }
     }
 
-    /// Whether an encoded event holds a reference to an external value, which makes its batch
-    /// one of format version 5 (``LogFormat/flagExternal``).
-    static func holdsExternal(_ envelope: EventEnvelope, _ externals: ExternalValues?) -> Bool {
-        let fields: [Event.Field]
-        switch envelope.event {
-        case .insert(let insert): fields = insert.attributes
-        case .update(let update): fields = update.attributes
-        case .delete(_, _, let preserved): fields = preserved
-        default: return false
-        }
-        return fields.contains { $0.external != nil || externals?.reference($0.name, $0.value) != nil }
-    }
-
     /// Writes a scalar or a string, the values whose encoded size is known beforehand, and
     /// returns `true`; writes nothing and returns `false` for a decimal, URL, data, array or
     /// composite.
@@ -261,7 +248,8 @@ package enum EventCodec {
 
     /// Writes one field: as a reference to its file when `externals` holds its value, or when it
     /// was decoded as one and not read; otherwise inline.
-    private static func writeField(_ field: Event.Field, _ externals: ExternalValues?, into writer: inout BinaryWriter) {
+    private static func writeField(_ field: Event.Field, _ externals: ExternalValues?, into writer: inout BinaryWriter)
+    {
         writer.writeString(field.name)
         if let reference = field.external ?? externals?.reference(field.name, field.value) {
             writeExternal(reference, into: &writer)

@@ -36,3 +36,16 @@ package struct ExternalValues: Sendable {
         return byField[Key(attribute: attribute, bytes: bytes)]
     }
 }
+
+extension Event {
+    /// The attribute values an event writes, with its entity and object: an insert's or an
+    /// update's attributes, a delete's preserved values; `nil` for other events.
+    package var writtenFields: (entity: String, id: UInt64, fields: [Field])? {
+        switch self {
+        case .insert(let insert): (insert.entity, insert.id, insert.attributes)
+        case .update(let update): (update.entity, update.id, update.attributes)
+        case .delete(let entity, let id, let preserved): (entity, id, preserved)
+        case .schema, .link, .unlink, .migration: nil
+        }
+    }
+}

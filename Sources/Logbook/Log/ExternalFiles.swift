@@ -72,7 +72,7 @@ package struct ExternalFiles: Sendable {
         let temporary = "\(path).\(String(UInt64.random(in: 0...UInt64.max), radix: 16))\(Self.temporarySuffix)"
         let file = try SystemFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC, syscalls: syscalls)
         do throws(LogbookError) {
-            try bytes.withUnsafeBytes { (buffer) throws(LogbookError) in try file.writeAll(buffer, at: 0) }
+            try file.writeAll([UInt8](bytes)[...], at: 0)
             try file.sync()
         } catch {
             file.close()
@@ -111,10 +111,10 @@ package struct ExternalFiles: Sendable {
 
     private func read(_ reference: ExternalReference, at path: String) throws(LogbookError) -> Data {
         let file: SystemFile
-        do {
+        do throws(LogbookError) {
             file = try SystemFile.open(path, flags: O_RDONLY | O_NOFOLLOW, syscalls: syscalls)
         } catch {
-            if case let errno as Errno = error.cause, errno == .noEntry {
+            if let errno = error.cause as? Errno, errno == .noEntry {
                 throw LogbookError(.corruption, "missing external value file", path: path)
             }
             throw error
@@ -154,7 +154,7 @@ package struct ExternalFiles: Sendable {
         attribute: String,
         id: UInt64
     ) throws(LogbookError) -> Data {
-        do {
+        do throws(LogbookError) {
             return try read(reference)
         } catch {
             var named = error

@@ -51,16 +51,9 @@ package struct ExternalFilesCheck: Sendable {
             for index in 0..<batch.count {
                 let sequence = batch.firstSequence + UInt64(index)
                 let envelope = try batch.decodedEvent(at: index, sequence: sequence)
-                let entity: String
-                let id: UInt64
-                let fields: [Event.Field]
-                switch envelope.event {
-                case .insert(let insert): (entity, id, fields) = (insert.entity, insert.id, insert.attributes)
-                case .update(let update): (entity, id, fields) = (update.entity, update.id, update.attributes)
-                case .delete(let name, let object, let preserved): (entity, id, fields) = (name, object, preserved)
-                case .schema, .link, .unlink, .migration: continue
-                }
-                for field in fields {
+                guard let written = envelope.event.writtenFields else { continue }
+                let (entity, id) = (written.entity, written.id)
+                for field in written.fields {
                     guard let reference = field.external else { continue }
                     report.references += 1
                     let verdict: String?

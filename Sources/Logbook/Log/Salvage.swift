@@ -186,7 +186,7 @@ package enum Salvage {
         var missing: [ExternalFilesCheck.Damage] = []
         for damage in found.damages {
             // Missing in the new store, as every file is before it is copied.
-            do {
+            do throws(LogbookError) {
                 let bytes = try source.read(damage.reference)
                 if (try? target.read(damage.reference)) == nil {
                     try target.write(bytes, as: damage.reference)

@@ -255,7 +255,8 @@ struct EventPrinter {
     static func fields(_ attributes: [Event.Field], _ toOne: [Event.Reference]) -> String {
         (attributes.map { field in
             guard let reference = field.external else { return "\(field.name)=\(ValueText.text(field.value))" }
-            return "\(field.name)=<external \(reference.length) bytes, sha256 \(reference.fileName), file \(reference.relativePath)>"
+            return
+                "\(field.name)=<external \(reference.length) bytes, sha256 \(reference.fileName), file \(reference.relativePath)>"
         }
             + toOne.map { "\($0.name) → \($0.target.map { "#\($0)" } ?? "nil")" }).joined(separator: " ")
     }

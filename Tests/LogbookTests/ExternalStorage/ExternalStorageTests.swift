@@ -108,7 +108,9 @@ struct ExternalStorageTests {
             try context.save()
         }
         #expect(
-            Set(externalFiles(in: url)) == [ExternalReference(of: first).relativePath, ExternalReference(of: second).relativePath],
+            Set(externalFiles(in: url)) == [
+                ExternalReference(of: first).relativePath, ExternalReference(of: second).relativePath,
+            ],
             "the first file stays: the log's history refers to it"
         )
         #expect(try snapshots(try container())["edited"]?.image == second)
@@ -170,8 +172,10 @@ struct ExternalStorageTests {
             try context.save()
             try container.checkpoint()
         }
-        let checkpoints = try FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent("checkpoints").path)
-            .filter { $0.hasSuffix(".checkpoint") }
+        let checkpoints = try FileManager.default.contentsOfDirectory(
+            atPath: url.appendingPathComponent("checkpoints").path
+        )
+        .filter { $0.hasSuffix(".checkpoint") }
         let name = try #require(checkpoints.first)
         let bytes = try Data(contentsOf: url.appendingPathComponent("checkpoints").appendingPathComponent(name))
         #expect(bytes.count < 50_000, "a reference, not the bytes: \(bytes.count) bytes")
