@@ -115,3 +115,52 @@ struct ExternalValueToolTests {
         )
     }
 }
+
+/// `logbook prune-external`: removes the files no batch refers to, and only those.
+struct PruneExternalToolTests {
+    @Test func removesOnlyUnreferencedFilesAndTemporaryOnes() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("posters.store")
+        let image = Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        do {
+            let context = ModelContext(
+                try ModelContainer(
+                    for: Poster.self,
+                    configurations: ModelConfiguration(url: URL(fileURLWithPath: store))
+                )
+            )
+            context.insert(Poster(title: "Porto", image: image))
+            try context.save()
+        }
+        let files = ExternalFiles(storeDirectory: store)
+        let kept = files.path(of: ExternalReference(of: image))
+        let stray = files.path(of: try files.write(Data(repeating: 1, count: 20_000)))
+        let temporary = kept + ".5eed.tmp"
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: temporary))
+
+        let outcome = try ToolProcess.run(["prune-external", store])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let removed = [temporary, stray].sorted().map { "removed \($0)\n" }.joined()
+        #expect(outcome.stdout == removed + "removed 2 files no batch refers to\n")
+        #expect(FileManager.default.fileExists(atPath: kept))
+        #expect(!FileManager.default.fileExists(atPath: stray))
+        #expect(!FileManager.default.fileExists(atPath: temporary))
+        let reopened = try ModelContext(
+            try ModelContainer(for: Poster.self, configurations: ModelConfiguration(url: URL(fileURLWithPath: store)))
+        ).fetch(FetchDescriptor<Poster>())
+        #expect(reopened.first?.image == image)
+    }
+
+    @Test func refusesAStoreOpenForWriting() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("posters.store")
+        let container = try ModelContainer(
+            for: Poster.self,
+            configurations: ModelConfiguration(url: URL(fileURLWithPath: store))
+        )
+        let outcome = try ToolProcess.run(["prune-external", store])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("is already open for writing"), "\(outcome.stderr)")
+        _ = container
+    }
+}

@@ -186,4 +186,18 @@ package struct ExternalFiles: Sendable {
         }
         return paths
     }
+
+    /// The temporary files of writes that did not complete (a process that ended mid-write).
+    package func listTemporaryPaths() -> [String] {
+        guard case .success(let names) = syscalls.listDirectory(directory) else { return [] }
+        var paths: [String] = []
+        for name in names.sorted() where name.count == 2 {
+            let subdirectory = SegmentDirectory.join(directory, name)
+            guard case .success(let files) = syscalls.listDirectory(subdirectory) else { continue }
+            for file in files.sorted() where file.hasSuffix(Self.temporarySuffix) {
+                paths.append(SegmentDirectory.join(subdirectory, file))
+            }
+        }
+        return paths
+    }
 }

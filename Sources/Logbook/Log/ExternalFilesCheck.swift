@@ -97,3 +97,32 @@ package struct ExternalFilesCheck: Sendable {
         }
     }
 }
+
+extension ExternalFilesCheck {
+    /// Removes the value files of the store in `directory` that no batch of its log refers to,
+    /// and the temporary files of writes that did not complete, under the store's writer lock,
+    /// so that no save can be writing one meanwhile.
+    ///
+    /// - Returns: The paths removed.
+    /// - Throws: ``LogbookError/Code/storeLocked`` when the store is open for writing;
+    ///   ``LogbookError`` for a log that cannot be read (nothing is removed then), or a file that
+    ///   cannot be removed.
+    package static func removeUnreferenced(
+        directory: String,
+        syscalls: any Syscalls = PosixSyscalls()
+    ) throws(LogbookError) -> [String] {
+        let lock = try StoreLock(directory: directory, timeout: 0.25, syscalls: syscalls)
+        defer { lock.release() }
+        let files = ExternalFiles(storeDirectory: directory, syscalls: syscalls)
+        let unused = try check(directory: directory).unreferenced + files.listTemporaryPaths()
+        var synced: Set<String> = []
+        for path in unused.sorted() {
+            if case .failure(let errno) = syscalls.unlink(path), errno != .noEntry {
+                throw LogbookError.system("unlink", path: path, errno)
+            }
+            synced.insert(SegmentDirectory.parent(of: path))
+        }
+        for subdirectory in synced.sorted() { try SegmentDirectory.syncDirectory(subdirectory, syscalls: syscalls) }
+        return unused.sorted()
+    }
+}
