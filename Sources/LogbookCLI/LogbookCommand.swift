@@ -14,7 +14,7 @@ struct LogbookCommand: ParsableCommand {
         subcommands: [
             Demo.self, Info.self, Dump.self, History.self, Replay.self, Tail.self, Verify.self, Salvage.self,
             Checkpoint.self, PruneExternal.self,
-            AppendLoop.self, SaveLoop.self,
+            AppendLoop.self, SaveLoop.self, ExternalLoop.self,
             MeasureLog.self,
             MigrateSlowly.self, SampleStore.self, MeasureMigration.self, MeasureTrips.self, MeasureOpen.self,
             MeasureFeed.self, FeedFollower.self,

@@ -164,3 +164,32 @@ struct PruneExternalToolTests {
         _ = container
     }
 }
+
+/// A writer of external values killed with SIGKILL at random moments: every acknowledged save
+/// reads back whole, and the store verifies (files no batch refers to are allowed).
+@Suite(.serialized)
+struct ExternalValueCrashTests {
+    @Test func everyKillLeavesEveryAcknowledgedValueReadable() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("posters.store")
+        var random = SystemRandomNumberGenerator()
+        var acknowledged = 0
+        for round in 0..<6 {
+            let (process, out) = try ToolProcess.start(["_external-loop", store])
+            usleep(UInt32.random(in: 20_000...150_000, using: &random))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let acks = output.split(separator: "\n").compactMap { line in
+                line.hasPrefix("ack ") ? Int(line.dropFirst(4)) : nil
+            }
+            acknowledged = max(acknowledged, acks.max() ?? 0)
+            let check = try ToolProcess.run(["_external-loop", store, "--check", "\(acknowledged)"])
+            #expect(check.status == 0, "round \(round): \(check.stderr)")
+            let verify = try ToolProcess.run(["verify", store])
+            #expect(verify.status == 0 || verify.status == 3, "round \(round): \(verify.stdout)")
+            #expect(!verify.stdout.contains("damage:"), "round \(round): \(verify.stdout)")
+        }
+        #expect(acknowledged > 0, "the writer saved before it was killed")
+    }
+}
