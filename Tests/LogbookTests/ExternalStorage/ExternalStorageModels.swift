@@ -74,7 +74,7 @@ func externalFiles(in store: URL) -> [String] {
     var files: [String] = []
     while let path = enumerator.nextObject() as? String {
         var isDirectory: ObjCBool = false
-        FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory)
+        _ = FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory)
         if !isDirectory.boolValue { files.append("external/" + path) }
     }
     return files.sorted()
