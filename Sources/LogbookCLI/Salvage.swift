@@ -57,6 +57,14 @@ extension LogbookCommand {
                     "quarantined  \(tail.path): \(tail.byteCount) bytes cut from \(tail.segmentName) at byte offset \(tail.offset) by an earlier open; not copied"
                 )
             }
+            if report.copiedExternalFiles > 0 {
+                print(
+                    "external     copied \(counted(report.copiedExternalFiles, "value file")) the kept batches refer to"
+                )
+            }
+            for missing in report.missingExternalFiles {
+                print("external     reference kept, file not copied: \(missing)")
+            }
             print(Self.summary(report, new: new))
             if report.dropped.allSatisfy({ if case .tornTail = $0.disposition { true } else { false } }),
                 !report.keptEverything

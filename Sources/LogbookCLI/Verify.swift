@@ -16,7 +16,10 @@ extension LogbookCommand {
                 directory, or one still being written) with its offset and size; lists the tails \
                 earlier opens moved into quarantine. Checks each checkpoint against a replay of \
                 the log up to its sequence number and names the first difference (entity, \
-                identifier, attribute); a damaged or differing checkpoint counts as damage.
+                identifier, attribute); a damaged or differing checkpoint counts as damage. \
+                Checks every file of an `.externalStorage` value the log refers to (length, \
+                CRC32C and SHA-256), naming a missing or damaged one with the event that refers \
+                to it; lists the files no batch refers to, which are harmless.
 
                 \(ToolExit.help)
                 """
@@ -83,6 +86,23 @@ extension LogbookCommand {
                 }
                 damagedCheckpoints = checkpoints.failed
             }
+            // The files of `.externalStorage` values the log refers to, once the log itself is sound.
+            var damagedExternalFiles = 0
+            if !checksumsOnly && decodesEvents && report.isSound {
+                let external = try ExternalFilesCheck.check(directory: options.store)
+                if external.references > 0 || !external.unreferenced.isEmpty {
+                    print(
+                        "external values: \(counted(external.references, "reference")) to \(counted(external.files, "file"))"
+                    )
+                }
+                for damage in external.damages { print("damage: external value file \(damage)") }
+                for path in external.unreferenced {
+                    print(
+                        "unreferenced: \(path): no batch refers to it (harmless; left by a save that did not complete)"
+                    )
+                }
+                damagedExternalFiles = external.damages.count
+            }
             if checksumsOnly {
                 print("note: checksums only: payloads were not decompressed and events were not decoded")
             } else if !decodesEvents && report.events > 0 {
@@ -90,6 +110,12 @@ extension LogbookCommand {
             }
             if !report.isSound {
                 print("unsound: \(counted(report.damages.count, "damaged region"))")
+                throw ExitCode(ToolExit.damaged)
+            }
+            if damagedExternalFiles > 0 {
+                print(
+                    "unsound: \(counted(damagedExternalFiles, "reference")) to missing or damaged external value files"
+                )
                 throw ExitCode(ToolExit.damaged)
             }
             if damagedCheckpoints > 0 {

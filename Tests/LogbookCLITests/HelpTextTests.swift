@@ -33,6 +33,8 @@ struct HelpTextTests {
           salvage                 Copy the sound part of a damaged store into a new
                                   store.
           checkpoint              Write a checkpoint of a store at its last save.
+          prune-external          Remove the external value files no batch of a store
+                                  refers to.
 
           See 'logbook help <subcommand>' for detailed help.
 
@@ -193,7 +195,10 @@ struct HelpTextTests {
         size; lists the tails earlier opens moved into quarantine. Checks each
         checkpoint against a replay of the log up to its sequence number and names the
         first difference (entity, identifier, attribute); a damaged or differing
-        checkpoint counts as damage.
+        checkpoint counts as damage. Checks every file of an `.externalStorage` value
+        the log refers to (length, CRC32C and SHA-256), naming a missing or damaged one
+        with the event that refers to it; lists the files no batch refers to, which are
+        harmless.
 
         Exit status: 0 the store is sound; 1 the store is damaged; 2 the command could
         not run (no store, unreadable, unknown entity); 3 every batch is sound but an
@@ -303,10 +308,37 @@ struct HelpTextTests {
 
 
         """,
+        "prune-external": """
+        OVERVIEW: Remove the external value files no batch of a store refers to.
+
+        A save writes the files of its `.externalStorage` values before its batch: one
+        that failed, or a process that ended, in between leaves files no batch refers
+        to, which are harmless (`verify` lists them). This command removes them, and
+        the temporary files of writes cut short, and prints each path. Takes the
+        store's writer lock, so that no save is writing a file meanwhile: the store
+        must not be open for writing elsewhere. A file any batch refers to is never
+        removed.
+
+        Exit status: 0 the store is sound; 1 the store is damaged; 2 the command could
+        not run (no store, unreadable, unknown entity); 3 every batch is sound but an
+        incomplete batch (a torn write) ends the log; 64 bad arguments.
+
+        USAGE: logbook prune-external <store>
+
+        ARGUMENTS:
+          <store>                 The store directory.
+
+        OPTIONS:
+          --version               Show the version.
+          -h, --help              Show help information.
+
+
+        """,
     ]
 
     @Test(arguments: [
         "logbook", "info", "dump", "history", "replay", "tail", "verify", "demo", "salvage", "checkpoint",
+        "prune-external",
     ])
     func helpIsPinned(command: String) throws {
         let arguments = command == "logbook" ? ["--help"] : [command, "--help"]

@@ -253,6 +253,17 @@ extension CheckpointReader {
                 )
             case .data: value = .data(Data(try stored()))
             case .composite: value = .composite(Data(try stored()))
+            case .external:
+                guard let reference = ExternalReference(fixedBytes: try stored()) else {
+                    throw damage("an external reference of \(length) bytes", in: cells, at: position)
+                }
+                // The store's directory holds `checkpoints/`, which holds the file.
+                let store = SegmentDirectory.parent(of: SegmentDirectory.parent(of: path))
+                do throws(LogbookError) {
+                    value = .data(try ExternalFiles(storeDirectory: store).read(reference))
+                } catch {
+                    throw damage("an external value that cannot be read (\(error))", in: cells, at: position)
+                }
             case .array:
                 do throws(LogbookError) {
                     value = try EventCodec.decodeValue(try stored())

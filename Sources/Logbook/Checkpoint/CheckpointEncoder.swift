@@ -12,24 +12,36 @@ enum CheckpointEncoder {
     }
 
     /// The bytes of a checkpoint of `projection`, with `header`'s fields.
+    ///
+    /// - Parameter external: The store's value files and the size from which an
+    ///   `.externalStorage` attribute's `Data` goes there: such values are stored as references
+    ///   (tag ``EventCodec/ValueTag/external``), their files written first if missing.
+    /// - Throws: ``LogbookError/Code/io`` when a value's file cannot be written.
     static func encode(
         _ header: CheckpointHeader,
         _ projection: borrowing Projection,
         lastSchemaNumber: UInt32,
-        schemas: Schemas
-    ) -> [UInt8] {
+        schemas: Schemas,
+        external: (files: ExternalFiles, threshold: Int)? = nil
+    ) throws(LogbookError) -> [UInt8] {
         var sections: [(kind: CheckpointFormat.Kind, table: Int, bytes: [UInt8])] = []
         sections.append((.state, 0, state(projection, lastSchemaNumber: lastSchemaNumber)))
         sections.append((.schemas, 0, encodeSchemas(schemas)))
         sections.append((.aliases, 0, aliases(projection.aliases)))
         for index in projection.tables.indices {
+            var failure: LogbookError?
             projection.withTable(index) { table in
                 sections.append((.entity, index, entity(table.pointee)))
-                let (cells, heap) = values(table.pointee)
-                sections.append((.values, index, cells))
-                sections.append((.heap, index, heap))
+                do throws(LogbookError) {
+                    let (cells, heap) = try values(table.pointee, external: external)
+                    sections.append((.values, index, cells))
+                    sections.append((.heap, index, heap))
+                } catch {
+                    failure = error
+                }
                 sections.append((.links, index, links(table.pointee)))
             }
+            if let failure { throw failure }
         }
         // The directory, then each section at a multiple of 8.
         let directoryEnd = CheckpointFormat.headerSize + CheckpointFormat.directoryEntrySize * sections.count
@@ -163,8 +175,13 @@ enum CheckpointEncoder {
         return writer.bytes
     }
 
-    private static func values(_ table: borrowing EntityTable) -> (cells: [UInt8], heap: [UInt8]) {
+    private static func values(
+        _ table: borrowing EntityTable,
+        external: (files: ExternalFiles, threshold: Int)?
+    ) throws(LogbookError) -> (cells: [UInt8], heap: [UInt8]) {
         let count = table.identifiers.count * table.width
+        // The attributes whose large values are stored as references to their files.
+        let externalAttributes = table.entity.attributes.map { $0.options.contains(.externalStorage) }
         var cells = BinaryWriter(capacity: count * CheckpointFormat.cellSize)
         var heap = BinaryWriter(capacity: 16 * count)
         func inline(_ tag: EventCodec.ValueTag, _ payload: UInt64) {
@@ -193,7 +210,16 @@ enum CheckpointEncoder {
             case .string(let value): stored(.string, Array(value.utf8))
             case .uuid(let value): stored(.uuid, withUnsafeBytes(of: value.uuid) { Array($0) })
             case .url(let value): stored(.url, Array(value.absoluteString.utf8))
-            case .data(let value): stored(.data, value)
+            case .data(let value):
+                if let external, value.count >= external.threshold, table.width > 0,
+                    externalAttributes.indices.contains(index % table.width), externalAttributes[index % table.width]
+                {
+                    let reference = ExternalReference(of: value)
+                    try external.files.write(value, as: reference, checkingExisting: false)
+                    stored(.external, reference.fixedBytes)
+                } else {
+                    stored(.data, value)
+                }
             case .composite(let value): stored(.composite, value)
             case .array:
                 var writer = BinaryWriter()

@@ -41,6 +41,7 @@ import Logging
 /// - ``logger``
 /// - ``segmentSize``
 /// - ``checkpointInterval``
+/// - ``externalStorageThreshold``
 public struct ModelConfiguration: Sendable {
     /// When a save reaches the disk.
     public enum Durability: Sendable, Hashable {
@@ -141,6 +142,31 @@ public struct ModelConfiguration: Sendable {
     /// (700,000 objects) one takes about a second of a core and 230 MiB at the peak. Set it
     /// (16 MiB is a good start) for a store whose opens replay a long history of edits.
     public var checkpointInterval: Int?
+    /// The size in bytes from which a value of a `Data` attribute marked
+    /// `@Attribute(.externalStorage)` is kept in a file of its own beside the log instead of
+    /// in the log itself; 16 KiB by default.
+    ///
+    /// Each such value is written to `external/` in the store's directory, once per distinct
+    /// content (the file is named by the SHA-256 of the bytes), durably before the save's batch
+    /// that refers to it; the batch holds a reference of 44 bytes. Smaller values stay in the
+    /// log, where they cost less than a file. The values are read back as the store opens, like
+    /// every other value, and a missing or damaged file fails that read with
+    /// ``LogbookError/Code/corruption`` naming the file, entity, attribute and object.
+    /// Core Data's heuristic for the same option is about 100 KB; a lower threshold keeps more
+    /// of the log compact and quick to replay, at the cost of more small files.
+    ///
+    /// ```swift
+    /// var configuration = ModelConfiguration(url: storeURL)
+    /// configuration.externalStorageThreshold = 64 * 1024
+    /// ```
+    ///
+    /// Changing it changes only where later saves put their values: every stored value reads
+    /// back the same. A store in memory, or kept in PostgreSQL, stores every value inline.
+    ///
+    /// - Precondition: At least 1.
+    public var externalStorageThreshold: Int = 16 << 10 {
+        willSet { precondition(newValue >= 1, "externalStorageThreshold must be at least 1 byte") }
+    }
     /// The system-call layer; tests replace it to inject faults.
     package var syscalls: any Syscalls = PosixSyscalls()
     /// The most bytes one table's attribute values may take in memory: growing past it fails

@@ -15,7 +15,9 @@ extension ModelContainer {
     ///
     /// Differences from SwiftData: SwiftData's `deleteAllData()` does not throw, and removes the
     /// store's files; here the call throws, and the log keeps its history (the deletes are
-    /// events after it), as every change does. No delete rule runs: every object goes.
+    /// events after it), as every change does. No delete rule runs: every object goes. The
+    /// files of `.externalStorage` values stay too: the history's inserts and updates refer to
+    /// them, and reading that history returns their bytes.
     ///
     /// A container of several configurations deletes the objects of every store, one batch per
     /// store in the order of the configurations: each store's deletes are atomic, not the

@@ -187,11 +187,13 @@ extension Store {
         return try checkpoints.serialized { () throws(LogbookError) -> String? in
             let syscalls = log.configuration.syscalls
             guard let snapshot = try takeSnapshot(of: log) else { return nil }
-            let bytes = CheckpointEncoder.encode(
+            // Large values of `.externalStorage` attributes as references to their files.
+            let bytes = try CheckpointEncoder.encode(
                 snapshot.header,
                 snapshot.projection,
                 lastSchemaNumber: snapshot.lastSchemaNumber,
-                schemas: snapshot.schemas
+                schemas: snapshot.schemas,
+                external: hasExternalStorageAttributes ? externalStorage : nil
             )
             let path = try CheckpointFiles.write(
                 bytes,

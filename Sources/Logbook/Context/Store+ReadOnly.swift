@@ -66,7 +66,7 @@ extension Store {
                 for index in 0..<batch.count {
                     let sequence = batch.firstSequence + UInt64(index)
                     guard sequence > state.projection.lastSequence else { continue }
-                    let envelope = try batch.decodedEvent(at: index, sequence: sequence)
+                    let envelope = try batch.resolvedEvent(at: index, sequence: sequence)
                     if case .schema(let record) = envelope.event, record.fingerprint != fingerprint {
                         let failure = readOnlyMismatch(record, sequence: sequence)
                         state.readFailure = failure

@@ -202,6 +202,7 @@ final class Store: Sendable {
                 return
             }
             logConfiguration.external = configuration.externalLog
+            logConfiguration.externalStorageThreshold = configuration.externalStorageThreshold
             let log = try EventLog(directory: directory, configuration: logConfiguration)
             Self.fetchSharedCheckpoint(into: log, logger: configuration.logger)
             self.sink = .log(log)
@@ -471,6 +472,8 @@ final class Store: Sendable {
             // The room the batch takes in the projection, before the batch is written: a failure
             // here fails the save with nothing written, and applying it below allocates no values.
             try state.projection.reserveRoom(for: batch.inserts, batch.events)
+            // The values kept in files are written, durably, before the batch that refers to them.
+            let externals = try writeExternalValues(of: batch, in: state.projection)
             var sequences: ClosedRange<UInt64>?
             // A large batch is encoded here, then appended (compressed, written and flushed) on
             // another thread while this one applies it to the projection; see
@@ -513,13 +516,14 @@ final class Store: Sendable {
                             events,
                             names,
                             schemaNumber,
+                            externals,
                             reusing: consume buffer,
                             publishingTo: feed.compressing ? feed : nil
                         )
                     )
                 } else {
                     sequences = try log.append(
-                        Self.payload(transaction, schemaRecord, inserts, events, names, schemaNumber)
+                        Self.payload(transaction, schemaRecord, inserts, events, names, schemaNumber, externals)
                     )
                 }
             case .memory: break
@@ -593,6 +597,7 @@ final class Store: Sendable {
         _ events: [Event],
         _ names: InsertNames,
         _ schemaNumber: UInt32,
+        _ externals: ExternalValues?,
         reusing buffer: consuming [UInt8] = [],
         publishingTo feed: PayloadFeed? = nil
     ) -> BatchPayload {
@@ -612,13 +617,19 @@ final class Store: Sendable {
             schemaNumber: schemaNumber,
             to: &payload,
             leavingRoomFor: extra,
-            publishingTo: feed
+            publishingTo: feed,
+            externals: externals
         )
         for event in events {
             payload.appendEvent {
-                EventCodec.encode(EventEnvelope(schemaNumber: schemaNumber, event: event), into: &$0)
+                EventCodec.encode(
+                    EventEnvelope(schemaNumber: schemaNumber, event: event),
+                    into: &$0,
+                    externals: externals
+                )
             }
         }
+        if externals != nil { payload.markExternalReferences() }
         return payload
     }
 

@@ -63,10 +63,15 @@ package enum Event: Hashable, Sendable {
     package struct Field: Hashable, Sendable {
         package var name: String
         package var value: AttributeValue
+        /// The file that holds the value's bytes, when the event was decoded without reading
+        /// it: then ``value`` is `null` until ``ExternalFiles/resolve(_:)`` reads them. `nil`
+        /// for a value stored inline, and for one whose bytes were read.
+        package var external: ExternalReference?
 
-        package init(_ name: String, _ value: AttributeValue) {
+        package init(_ name: String, _ value: AttributeValue, external: ExternalReference? = nil) {
             self.name = name
             self.value = value
+            self.external = external
         }
     }
 

@@ -159,7 +159,7 @@ extension EventCodec {
                 }
             case .string:
                 return string().map { .string($0) }
-            case .decimal, .uuid, .url, .data, .array, .composite:
+            case .decimal, .uuid, .url, .data, .array, .composite, .external:
                 return nil
             }
         }

@@ -126,10 +126,7 @@ extension EventCodec {
             var attributes: [Event.Field] = []
             let attributeCount = try count("attribute count")
             attributes.reserveCapacity(attributeCount)
-            for _ in 0..<attributeCount {
-                let name = try string("attribute name")
-                attributes.append(Event.Field(name, try value(depth: 0)))
-            }
+            for _ in 0..<attributeCount { attributes.append(try field()) }
             var references: [Event.Reference] = []
             let referenceCount = try count("relationship count")
             references.reserveCapacity(referenceCount)
@@ -150,11 +147,28 @@ extension EventCodec {
             guard fieldCount > 0 else { throw failure("a delete with an empty list of preserved values") }
             var fields: [Event.Field] = []
             fields.reserveCapacity(fieldCount)
-            for _ in 0..<fieldCount {
-                let name = try string("attribute name")
-                fields.append(Event.Field(name, try value(depth: 0)))
-            }
+            for _ in 0..<fieldCount { fields.append(try field()) }
             return fields
+        }
+
+        /// An attribute's name and value; a value kept in a file (``ValueTag/external``) is
+        /// left unread, as the field's ``Event/Field/external`` reference.
+        mutating func field() throws(LogbookError) -> Event.Field {
+            let name = try string("attribute name")
+            var ahead = reader
+            guard ahead.readByte() == ValueTag.external.rawValue else {
+                return Event.Field(name, try value(depth: 0))
+            }
+            reader = ahead
+            guard let length = reader.readVarint(),
+                let hash = reader.readBytes(32),
+                let checksum = reader.readLittleEndian(as: UInt32.self)
+            else { throw failure("truncated external reference") }
+            return Event.Field(
+                name,
+                .null,
+                external: ExternalReference(length: length, hash: Array(hash), checksum: checksum)
+            )
         }
 
         mutating func link() throws(LogbookError) -> Event.Link {
@@ -223,6 +237,8 @@ extension EventCodec {
             case .composite:
                 guard let bytes = reader.readLengthPrefixed() else { throw failure("truncated composite") }
                 return .composite(Data(bytes))
+            case .external:
+                throw failure("an external reference inside a value")
             }
         }
     }
@@ -240,6 +256,22 @@ extension Batch {
             var located = error
             located.path = segment
             located.offset = offset
+            located.sequence = sequence
+            throw located
+        }
+    }
+
+    /// ``decodedEvent(at:sequence:)`` with the values kept in files beside the log (in the
+    /// store that holds the batch's segment) read in.
+    ///
+    /// - Throws: also ``LogbookError/Code/corruption`` naming the file, entity, attribute, object
+    ///   and sequence number when a value's file is missing or damaged.
+    package func resolvedEvent(at index: Int, sequence: UInt64) throws(LogbookError) -> EventEnvelope {
+        let envelope = try decodedEvent(at: index, sequence: sequence)
+        do {
+            return try ExternalFiles(storeDirectory: SegmentDirectory.parent(of: segment)).resolve(envelope)
+        } catch {
+            var located = error
             located.sequence = sequence
             throw located
         }

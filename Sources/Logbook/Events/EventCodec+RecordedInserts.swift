@@ -32,6 +32,7 @@ extension EventCodec {
     ///   - feed: Told, every ``PayloadFeed/pieceBytes`` bytes, how much of the payload is
     ///     written, so that another thread compresses it meanwhile. The payload must not grow
     ///     after the inserts (no events follow them) until the feed is finished.
+    ///   - externals: The values written as references to their files, by position.
     /// - Returns: where each insert's bytes are in `payload`.
     @discardableResult
     static func appendInserts(
@@ -40,10 +41,17 @@ extension EventCodec {
         schemaNumber: UInt32,
         to payload: inout BatchPayload,
         leavingRoomFor extra: Int = 0,
-        publishingTo feed: PayloadFeed? = nil
+        publishingTo feed: PayloadFeed? = nil,
+        externals: ExternalValues? = nil
     ) -> [Range<Int>] {
         guard let sizes = insertSizes(inserts, names: names, schemaNumber: schemaNumber) else {
-            return appendInsertsOneByOne(inserts, names: names, schemaNumber: schemaNumber, to: &payload)
+            return appendInsertsOneByOne(
+                inserts,
+                names: names,
+                schemaNumber: schemaNumber,
+                to: &payload,
+                externals: externals
+            )
         }
         var total = 0
         for size in sizes { total += LEB128.length(of: UInt64(size)) + size }
@@ -161,8 +169,10 @@ extension EventCodec {
         _ inserts: DirectInserts,
         names: InsertNames,
         schemaNumber: UInt32,
-        to payload: inout BatchPayload
+        to payload: inout BatchPayload,
+        externals: ExternalValues?
     ) -> [Range<Int>] {
+        let references = externals?.byInsertPosition ?? [:]
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(inserts.heads.count)
         for head in inserts.heads {
@@ -176,11 +186,13 @@ extension EventCodec {
                     attributeCount: head.attributes.count,
                     attributes: { writer in
                         for position in head.attributes {
-                            writeField(
-                                attributeNames[inserts.attributeIndexes[position]],
-                                inserts.values[position],
-                                into: &writer
-                            )
+                            let name = attributeNames[inserts.attributeIndexes[position]]
+                            if let reference = references[position] {
+                                writer.writeString(name)
+                                writeExternal(reference, into: &writer)
+                            } else {
+                                writeField(name, inserts.values[position], into: &writer)
+                            }
                         }
                     },
                     referenceCount: head.references.count,

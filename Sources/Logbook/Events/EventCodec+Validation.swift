@@ -181,6 +181,10 @@ extension EventCodec {
                     return "truncated \(kind == .data ? "data" : "composite")"
                 }
                 return nil
+            case .external:
+                guard depth == 0 else { return "an external reference inside a value" }
+                guard number(limit: .max), skip(32 + 4) else { return "truncated external reference" }
+                return nil
             case .array:
                 guard depth < maximumNesting else { return "arrays nested deeper than \(maximumNesting)" }
                 guard let elements = count() else { return "invalid array length" }

@@ -34,6 +34,9 @@ package enum EventCodec {
         case data = 12
         case array = 13
         case composite = 14
+        /// A reference to a file beside the log that holds a `data` value's bytes (from format
+        /// version 5; only as the whole value of a field).
+        case external = 15
     }
 
     /// How deeply arrays may nest in a decoded value, so that hostile input cannot exhaust the stack.
@@ -47,13 +50,19 @@ package enum EventCodec {
 
     // MARK: - Encoding
 
-    package static func encode(_ envelope: EventEnvelope) -> [UInt8] {
+    package static func encode(_ envelope: EventEnvelope, externals: ExternalValues? = nil) -> [UInt8] {
         var writer = BinaryWriter(capacity: 128)
-        encode(envelope, into: &writer)
+        encode(envelope, into: &writer, externals: externals)
         return writer.bytes
     }
 
-    package static func encode(_ envelope: EventEnvelope, into writer: inout BinaryWriter) {
+    /// Writes an event; the fields whose values `externals` holds are written as references to
+    /// their files (``ValueTag/external``).
+    package static func encode(
+        _ envelope: EventEnvelope,
+        into writer: inout BinaryWriter,
+        externals: ExternalValues? = nil
+    ) {
         switch envelope.event {
         case .schema(let record):
             header(.schema, envelope, &writer)
@@ -63,10 +72,10 @@ package enum EventCodec {
             writer.writeLengthPrefixed(schemaJSON(record.schema))
         case .insert(let insert):
             header(.insert, envelope, &writer)
-            writeChange(insert.entity, insert.id, insert.attributes, insert.toOne, &writer)
+            writeChange(insert.entity, insert.id, insert.attributes, insert.toOne, externals, &writer)
         case .update(let update):
             header(.update, envelope, &writer)
-            writeChange(update.entity, update.id, update.attributes, update.toOne, &writer)
+            writeChange(update.entity, update.id, update.attributes, update.toOne, externals, &writer)
         case .delete(let entity, let id, let preserved):
             header(.delete, envelope, &writer)
             writer.writeString(entity)
@@ -74,7 +83,7 @@ package enum EventCodec {
             // Nothing more without preserved values: the bytes of a delete before version 4.
             if !preserved.isEmpty {
                 writer.writeVarint(UInt64(preserved.count))
-                for field in preserved { writeField(field.name, field.value, into: &writer) }
+                for field in preserved { writeField(field, externals, into: &writer) }
             }
         case .link(let link):
             header(.link, envelope, &writer)
@@ -186,10 +195,11 @@ package enum EventCodec {
         _ id: UInt64,
         _ attributes: [Event.Field],
         _ toOne: [Event.Reference],
+        _ externals: ExternalValues?,
         _ writer: inout BinaryWriter
     ) {
         writeChangeHead(entity: entity, id: id, attributeCount: attributes.count, into: &writer)
-        for field in attributes { writeField(field.name, field.value, into: &writer) }
+        for field in attributes { writeField(field, externals, into: &writer) }
         writeReferences(toOne, into: &writer)
     }
 
@@ -234,6 +244,24 @@ package enum EventCodec {
     static func writeField(_ name: EncodedString, _ value: AttributeValue, into writer: inout BinaryWriter) {
         writer.writeString(name)
         encode(value, into: &writer)
+    }
+
+    /// Writes one field: as a reference to its file when `externals` holds its value, or when it
+    /// was decoded as one and not read; otherwise inline.
+    private static func writeField(_ field: Event.Field, _ externals: ExternalValues?, into writer: inout BinaryWriter)
+    {
+        writer.writeString(field.name)
+        if let reference = field.external ?? externals?.reference(field.name, field.value) {
+            writeExternal(reference, into: &writer)
+        } else {
+            encode(field.value, into: &writer)
+        }
+    }
+
+    /// Writes a reference to a value's file, tag and all.
+    static func writeExternal(_ reference: ExternalReference, into writer: inout BinaryWriter) {
+        writer.write(ValueTag.external.rawValue)
+        reference.write(into: &writer)
     }
 
     private static func writeChangeHead(

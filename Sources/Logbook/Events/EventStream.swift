@@ -50,6 +50,7 @@ package enum EventStream {
             return predecoder.predecode(batch, until: replayWaits)
         }
         defer { batches.finish() }
+        let externals = ExternalFiles(storeDirectory: reader.directory, syscalls: reader.syscalls)
         while case (let batch, var decoded)? = try batches.next() {
             defer { dropInBackground(decoded.take()) }
             for index in 0..<batch.count {
@@ -63,13 +64,21 @@ package enum EventStream {
                 }
                 let bytes = batch.event(at: index)
                 if bytes.withUnsafeBytes({ shortcut(sequence, $0) }) { continue }
-                let envelope: EventEnvelope
+                var envelope: EventEnvelope
                 do {
                     envelope = try EventCodec.decode(bytes)
                 } catch {
                     var located = error
                     located.path = batch.segment
                     located.offset = batch.offset
+                    located.sequence = sequence
+                    throw located
+                }
+                do {
+                    // The values kept in files beside the log, read in: the error names the file.
+                    envelope = try externals.resolve(envelope)
+                } catch {
+                    var located = error
                     located.sequence = sequence
                     throw located
                 }

@@ -120,7 +120,7 @@ package struct ChangeList {
     package init(_ batch: Batch, upcaster: Upcaster?) throws(LogbookError) {
         for index in 0..<batch.count {
             let sequence = batch.firstSequence + UInt64(index)
-            let envelope = try batch.decodedEvent(at: index, sequence: sequence)
+            let envelope = try batch.resolvedEvent(at: index, sequence: sequence)
             if let upcaster {
                 guard let event = upcaster.upcast(envelope.event) else { continue }
                 add(event, sequence: sequence)

@@ -10,6 +10,8 @@ package struct BatchPayload: Sendable {
     package private(set) var eventCount = 0
     /// Whether the payload begins with a transaction record (``LogFormat/flagTransaction``).
     package private(set) var hasTransaction = false
+    /// Whether an event holds a reference to a value kept in a file (``LogFormat/flagExternal``).
+    package private(set) var hasExternalReferences = false
 
     package init(capacity: Int = 4096) {
         writer = BinaryWriter(capacity: capacity)
@@ -35,12 +37,19 @@ package struct BatchPayload: Sendable {
     mutating func takeBuffer() -> [UInt8] {
         eventCount = 0
         hasTransaction = false
+        hasExternalReferences = false
         let buffer = writer.bytes
         writer = BinaryWriter(capacity: 0)
         return buffer
     }
 
     package var isEmpty: Bool { eventCount == 0 }
+
+    /// Records that an event of the payload holds a reference to a value kept in a file, which
+    /// makes the batch one of format version 5.
+    package mutating func markExternalReferences() {
+        hasExternalReferences = true
+    }
 
     /// Begins the payload with a transaction record: its bytes after their length, like an
     /// event, but not counted as one (``LogFormat/flagTransaction``).

@@ -68,9 +68,12 @@ package enum BatchWriter {
         if batch.hasTransaction { ranges.removeFirst() }
         let schemaRecord = Batch.firstSchemaRecord(in: payload, ranges) != nil ? LogFormat.flagSchemaRecord : 0
         let transaction = batch.hasTransaction ? LogFormat.flagTransaction : 0
+        let external = batch.hasExternalReferences ? LogFormat.flagExternal : 0
+        var version = batch.hasTransaction ? LogFormat.transactionVersion : LogFormat.version
+        if batch.hasExternalReferences { version = LogFormat.externalVersion }
         var header = BatchHeader(
-            version: batch.hasTransaction ? LogFormat.transactionVersion : LogFormat.version,
-            flags: schemaRecord | transaction,
+            version: version,
+            flags: schemaRecord | transaction | external,
             firstSequence: firstSequence,
             eventCount: UInt32(eventCount),
             uncompressedLength: UInt32(payload.count),

@@ -47,6 +47,9 @@ package struct LogConfiguration: Sendable {
     /// The log this one copies, when the store lives in a database server: every append goes
     /// there first (see ``ExternalLog``).
     package var external: (any ExternalLog)?
+    /// The size from which the values of `.externalStorage` attributes are kept in files beside
+    /// the log (``ExternalFiles``); a log with an ``external`` log keeps every value inline.
+    package var externalStorageThreshold = 16 << 10
 
     package init() {}
 }

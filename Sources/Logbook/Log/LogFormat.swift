@@ -1,4 +1,4 @@
-/// Constants of the on-disk log format, versions 2 to 4 (and version 1, which this release
+/// Constants of the on-disk log format, versions 2 to 5 (and version 1, which this release
 /// still reads).
 ///
 /// The human specification, with the grammar and a worked example, is the DocC article
@@ -17,7 +17,8 @@ enum LogFormat {
     /// ``flagSchemaRecord``: a reader looks inside every version 1 batch for schema records.
     /// Version 3 differs from version 2 only in knowing ``flagPieces``.
     /// Version 4 differs from version 3 only in knowing ``flagTransaction``.
-    static let readableVersions: ClosedRange<UInt16> = 1...4
+    /// Version 5 differs from version 4 only in knowing ``flagExternal``.
+    static let readableVersions: ClosedRange<UInt16> = 1...5
     /// The size of a batch header in bytes.
     static let headerSize = 32
     /// Byte offsets of the header fields. All integers are little-endian.
@@ -52,6 +53,12 @@ enum LogFormat {
     /// (``flagTransaction``), stored whole or in pieces: every batch a save or a migration
     /// appends.
     static let transactionVersion: UInt16 = 4
+    /// Flag bit, from version 5: an event of the payload holds a reference to a value kept in a
+    /// file beside the log (the event codec's value tag 15).
+    static let flagExternal: UInt16 = 16
+    /// The batch format version this release writes for a batch with ``flagExternal``, and only
+    /// for such a batch.
+    static let externalVersion: UInt16 = 5
     /// The size of the length in front of each piece of a batch stored in pieces.
     static let pieceLengthSize = 4
     /// The first byte of a schema record: the event codec's kind 1 (`EventCodec.Kind.schema`).
@@ -60,6 +67,7 @@ enum LogFormat {
     /// Every flag bit that a batch of `version` may set.
     static func knownFlags(version: UInt16) -> UInt16 {
         switch version {
+        case externalVersion...: flagCompressed | flagSchemaRecord | flagPieces | flagTransaction | flagExternal
         case transactionVersion...: flagCompressed | flagSchemaRecord | flagPieces | flagTransaction
         case piecesVersion...: flagCompressed | flagSchemaRecord | flagPieces
         case schemaRecordFlagVersion...: flagCompressed | flagSchemaRecord

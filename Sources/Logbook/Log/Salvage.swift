@@ -65,6 +65,7 @@ package enum Salvage {
                 throw error
             }
             log.close()
+            let copied = try copyExternalFiles(from: damaged, to: temporary)
             try SegmentDirectory.syncDirectory(temporary, syscalls: syscalls)
             if case .failure(let errno) = syscalls.rename(temporary, to: destination) {
                 throw LogbookError.system("rename", path: destination, errno)
@@ -73,6 +74,13 @@ package enum Salvage {
             try SegmentDirectory.syncDirectory(SegmentDirectory.parent(of: destination), syscalls: syscalls)
             var report = scan.report
             report.quarantinedTails = Quarantine.tails(in: damaged, syscalls: syscalls)
+            report.copiedExternalFiles = copied.files
+            report.missingExternalFiles = copied.missing.map { damage in
+                var named = damage
+                named.path = ExternalFiles(storeDirectory: damaged).path(of: damage.reference)
+                named.segment = SegmentDirectory.join(destination, SegmentDirectory.lastComponent(of: damage.segment))
+                return named
+            }
             return report
         } catch {
             if renamed { _ = syscalls.rename(destination, to: temporary) }
@@ -147,10 +155,50 @@ package enum Salvage {
 
     /// Removes a store directory this salvage created, as far as it can.
     private static func removeStore(_ directory: String, syscalls: any Syscalls) {
+        let external = SegmentDirectory.join(directory, ExternalFiles.directoryName)
+        if case .success(let subdirectories) = syscalls.listDirectory(external) {
+            for name in subdirectories {
+                let subdirectory = SegmentDirectory.join(external, name)
+                if case .success(let files) = syscalls.listDirectory(subdirectory) {
+                    for file in files { _ = syscalls.unlink(SegmentDirectory.join(subdirectory, file)) }
+                }
+                _ = syscalls.removeDirectory(subdirectory)
+            }
+            _ = syscalls.removeDirectory(external)
+        }
         if case .success(let names) = syscalls.listDirectory(directory) {
             for name in names { _ = syscalls.unlink(SegmentDirectory.join(directory, name)) }
         }
         _ = syscalls.removeDirectory(directory)
+    }
+
+    /// Copies the value files the new store's batches refer to from the damaged store, each
+    /// checked as it is read; a missing or damaged one is not copied, and is reported.
+    private static func copyExternalFiles(
+        from damaged: String,
+        to store: String
+    ) throws(LogbookError) -> (files: Int, missing: [ExternalFilesCheck.Damage]) {
+        let found = try ExternalFilesCheck.check(directory: store)
+        guard found.references > 0 else { return (0, []) }
+        let source = ExternalFiles(storeDirectory: damaged)
+        let target = ExternalFiles(storeDirectory: store)
+        var copied = 0
+        var missing: [ExternalFilesCheck.Damage] = []
+        for damage in found.damages {
+            // Missing in the new store, as every file is before it is copied.
+            do throws(LogbookError) {
+                let bytes = try source.read(damage.reference)
+                if (try? target.read(damage.reference)) == nil {
+                    try target.write(bytes, as: damage.reference)
+                    copied += 1
+                }
+            } catch {
+                var reported = damage
+                reported.reason = error.message
+                missing.append(reported)
+            }
+        }
+        return (copied, missing)
     }
 }
 
@@ -313,6 +361,7 @@ private struct SalvageScan {
         var payload = BatchPayload()
         if let range = batch.transactionRange { payload.appendTransaction(encoded: batch.payload[range]) }
         for range in batch.eventRanges { payload.append(Array(batch.payload[range])) }
+        if header.flags & LogFormat.flagExternal != 0 { payload.markExternalReferences() }
         try append(payload)
         extendRun(.kept, header, at: offset, in: segment)
     }

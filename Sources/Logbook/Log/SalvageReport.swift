@@ -53,6 +53,13 @@ package struct SalvageReport: Sendable {
     /// The tails that opens of the damaged store cut off and kept in its quarantine directory:
     /// salvage lists them, and never copies them, since they follow the log's last batch.
     package var quarantinedTails: [Quarantine.Tail] = []
+    /// The value files of `.externalStorage` attributes the kept batches refer to, copied into
+    /// the new store.
+    package var copiedExternalFiles = 0
+    /// The kept references whose files are missing or damaged in the damaged store: the
+    /// references are kept as they are (the batches are copied byte for byte), and reading
+    /// those values from the new store fails as it would have from the old one, naming the file.
+    package var missingExternalFiles: [ExternalFilesCheck.Damage] = []
 
     /// The events, batches and sequence numbers copied into the new store.
     package var keptEvents: Int { entries.filter(\.isKept).reduce(0) { $0 + ($1.eventCount ?? 0) } }

@@ -46,7 +46,9 @@ package struct Upcaster: Sendable {
     private func rename(_ fields: [Event.Field], _ table: Int) -> [Event.Field] {
         let entity = projection.tables[table]
         return fields.compactMap { field in
-            entity.attributeIndex[field.name].map { Event.Field(entity.entity.attributes[$0].name, field.value) }
+            entity.attributeIndex[field.name].map {
+                Event.Field(entity.entity.attributes[$0].name, field.value, external: field.external)
+            }
         }
     }
 

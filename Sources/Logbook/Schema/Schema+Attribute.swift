@@ -118,9 +118,26 @@ extension Schema.Attribute {
         /// Allowed on numeric types, `String` and `UUID`, and optionals of them.
         public static let unique = Option(.unique)
 
-        /// The value is large and is a candidate for storage outside the model's events.
+        /// The value is large and is kept in a file beside the log instead of in the model's
+        /// events.
         ///
-        /// Recorded in the schema; the log stores the value inline in this release.
+        /// For a `Data` attribute (or a `.transformable(by:)` one, which stores `Data`), each value
+        /// of at least ``ModelConfiguration/externalStorageThreshold`` bytes (16 KiB by default)
+        /// is written to a file under `external/` in the store's directory, named by the SHA-256
+        /// of its bytes, before the save's batch that refers to it; the same bytes saved twice are
+        /// one file. Smaller values, and values of other types, stay in the log. A store in
+        /// memory or kept in PostgreSQL keeps every value inline.
+        ///
+        /// ```swift
+        /// @Model final class Photo {
+        ///     @Attribute(.externalStorage) var image: Data?
+        /// }
+        /// ```
+        ///
+        /// The values are read into memory as the store opens, like every other value: fetches,
+        /// predicates, sorts and history see the bytes. A missing or damaged file fails that read
+        /// with ``LogbookError/Code/corruption`` naming the file, the entity, the attribute and
+        /// the object; `logbook verify` checks every file. See <doc:OnDiskFormat>.
         public static let externalStorage = Option(.externalStorage)
 
         /// The value is meant to stay readable in the history after its model is deleted, as in

@@ -164,7 +164,7 @@ struct EventPrinter {
                 json.beginObject()
                 for field in preserved {
                     json.key(name: field.name)
-                    json.value(field.value)
+                    writeValue(field)
                 }
                 json.endObject()
             }
@@ -190,6 +190,28 @@ struct EventPrinter {
         json.endObject()
     }
 
+    /// A field's value; for one kept in a file, the reference and the file's path in the store
+    /// (`{"external":{"length":…,"sha256":"…","crc32c":"…","file":"external/…"}}`), not the bytes.
+    private func writeValue(_ field: Event.Field) {
+        guard let reference = field.external else {
+            json.value(field.value)
+            return
+        }
+        json.beginObject()
+        json.key("external")
+        json.beginObject()
+        json.key("length")
+        json.number(reference.length)
+        json.key("sha256")
+        json.string(reference.fileName)
+        json.key("crc32c")
+        json.string(String(reference.checksum, radix: 16))
+        json.key("file")
+        json.string(reference.relativePath)
+        json.endObject()
+        json.endObject()
+    }
+
     private mutating func writeChange(
         _ entity: String,
         _ id: UInt64,
@@ -204,7 +226,7 @@ struct EventPrinter {
         json.beginObject()
         for field in attributes {
             json.key(name: field.name)
-            json.value(field.value)
+            writeValue(field)
         }
         json.endObject()
         json.key("relationships")
@@ -238,7 +260,11 @@ struct EventPrinter {
     }
 
     static func fields(_ attributes: [Event.Field], _ toOne: [Event.Reference]) -> String {
-        (attributes.map { "\($0.name)=\(ValueText.text($0.value))" }
+        (attributes.map { field in
+            guard let reference = field.external else { return "\(field.name)=\(ValueText.text(field.value))" }
+            return
+                "\(field.name)=<external \(reference.length) bytes, sha256 \(reference.fileName), file \(reference.relativePath)>"
+        }
             + toOne.map { "\($0.name) → \($0.target.map { "#\($0)" } ?? "nil")" }).joined(separator: " ")
     }
 

@@ -204,7 +204,7 @@ struct RecoveryTests {
         }
         #expect(error?.code == .unsupportedFormat)
         #expect(
-            error?.description.contains("unknown batch format version 5 (this release reads versions 1 to 4)") == true
+            error?.description.contains("unknown batch format version 6 (this release reads versions 1 to 5)") == true
         )
         #expect(error?.offset == Int64(start))
         #expect(try ByteSurgery.bytes(of: segment) == bytes, "nothing is truncated")
