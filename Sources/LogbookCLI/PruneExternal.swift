@@ -26,6 +26,7 @@ extension LogbookCommand {
         }
 
         private func prune() throws {
+            try options.refuseServerStore("prune-external")
             try options.checkStore()
             let removed = try ExternalFilesCheck.removeUnreferenced(directory: options.store)
             for path in removed { print("removed \(path)") }

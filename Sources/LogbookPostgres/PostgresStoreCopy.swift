@@ -130,6 +130,7 @@ extension PostgresStoreConfiguration {
         guard !(try existingSegments(url)).isEmpty else {
             throw LogbookError(.notAStore, "\(url.path) holds no store to copy", path: url.path)
         }
+        try refuseExternalValues(in: url, reader)
         let destination = makeLog(store, logger)
         defer { destination.close() }
         var report = StoreCopyReport()
@@ -188,6 +189,25 @@ extension PostgresStoreConfiguration {
             )
         }
         return batch.lastSequence
+    }
+
+    /// Refuses a store whose batches refer to values kept in files beside its log
+    /// (`.externalStorage`): a store kept in PostgreSQL holds its values in its rows, and the
+    /// rows would refer to files no other host has. Only a store with such files is read
+    /// through for it.
+    private func refuseExternalValues(in url: URL, _ reader: LogReader) throws(LogbookError) {
+        let files = url.appendingPathComponent("external").path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: files), !names.isEmpty else { return }
+        var cursor = reader.batches()
+        while let batch = try cursor.next() {
+            guard batch.header.refersToExternalValues else { continue }
+            throw LogbookError(
+                .invalidArgument,
+                "the store keeps values of .externalStorage attributes in files beside its log (the batch at sequence \(batch.firstSequence) refers to them), which a store kept in PostgreSQL cannot hold: nothing was copied",
+                path: url.path,
+                sequence: batch.firstSequence
+            )
+        }
     }
 
     /// The segment files in a directory; none when there is no directory.

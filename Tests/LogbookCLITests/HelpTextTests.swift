@@ -326,7 +326,7 @@ struct HelpTextTests {
         USAGE: logbook prune-external <store>
 
         ARGUMENTS:
-          <store>                 The store directory.
+          <store>                 The store directory, or a postgresql:// URL.
 
         OPTIONS:
           --version               Show the version.

@@ -243,3 +243,39 @@ struct StoreCopyTests {
         )
     }
 }
+
+/// A model with a value kept beside the log when large.
+@Model final class Poster {
+    var title: String
+    @Attribute(.externalStorage) var image: Data
+
+    init(title: String, image: Data) {
+        self.title = title
+        self.image = image
+    }
+}
+
+struct StoreCopyExternalValueTests {
+    @Test func aStoreWithValuesInFilesBesideItsLogIsNotCopiedUp() async throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-copy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let url = parent.appendingPathComponent("posters.store")
+        do {
+            let context = ModelContext(
+                try ModelContainer(for: Poster.self, configurations: ModelConfiguration(url: url))
+            )
+            context.insert(Poster(title: "Small", image: Data(repeating: 1, count: 10)))
+            try context.save()
+            context.insert(Poster(title: "Large", image: Data(repeating: 7, count: 40_000)))
+            try context.save()
+        }
+        let store = TestServer.uniqueStore()
+        let error = try #require(throws: LogbookError.self) {
+            try TestServer.configuration().copy(directory: url, toStore: store)
+        }
+        #expect(error.code == .invalidArgument)
+        #expect(error.message.contains("the batch at sequence 3 refers to them"))
+        #expect(error.message.hasSuffix("nothing was copied"))
+        #expect(try await TestServer.rows(of: store).isEmpty)
+    }
+}

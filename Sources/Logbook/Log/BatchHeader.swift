@@ -25,6 +25,8 @@ package struct BatchHeader: Hashable, Sendable {
 
     /// The sequence number of the last event, or `firstSequence - 1` for an empty batch.
     package var lastSequence: UInt64 { firstSequence &+ UInt64(eventCount) &- 1 }
+    /// Whether the batch refers to values kept in files beside the log (`.externalStorage`).
+    package var refersToExternalValues: Bool { flags & LogFormat.flagExternal != 0 }
 
     /// The bytes the batch takes in a segment, header included.
     package var frameSize: Int { LogFormat.headerSize + Int(storedLength) }
