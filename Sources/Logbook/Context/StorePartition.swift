@@ -88,6 +88,7 @@ struct StorePartition {
             )
         }
         try Self.checkRelationships(schema, owner: owner, configurations: configurations)
+        try Self.checkHierarchies(schema, owner: owner, configurations: configurations)
         self.parts = parts
     }
 
@@ -115,6 +116,24 @@ struct StorePartition {
                     path: key
                 )
             }
+        }
+    }
+
+    /// A model class and its subclasses live in one store: a fetch of the class returns the
+    /// objects of every subclass.
+    private static func checkHierarchies(
+        _ schema: Schema,
+        owner: [String: Int],
+        configurations: [ModelConfiguration]
+    ) throws {
+        for entity in schema.entities {
+            guard let superentity = entity.superentityName, let from = owner[entity.name],
+                let to = owner[superentity], to != from
+            else { continue }
+            throw LogbookError(
+                .invalidConfiguration,
+                "'\(entity.name)' (configuration \(describe(configurations[from]))) is a subclass of '\(superentity)' (configuration \(describe(configurations[to]))): a model class and its subclasses live in one store, so keep them in one configuration"
+            )
         }
     }
 

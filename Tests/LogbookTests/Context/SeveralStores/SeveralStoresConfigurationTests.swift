@@ -111,6 +111,23 @@ struct SeveralStoresConfigurationTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: stores.directory.path).isEmpty, "nothing opened")
     }
 
+    @Test func aSubclassInAnotherStoreThanItsClassIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let (tripsURL, businessURL) = (
+            URL(fileURLWithPath: directory.child("trips.store")), URL(fileURLWithPath: directory.child("business.store"))
+        )
+        let trips = ModelConfiguration("Trips", schema: Schema([Travel.Trip.self]), url: tripsURL)
+        let business = ModelConfiguration("Business", url: businessURL)
+        let error = try refusal([trips, business], schema: Schema(Travel.models))
+        #expect(error.code == .invalidConfiguration)
+        #expect(
+            error.message.hasSuffix(
+                "is a subclass of 'Trip' (configuration 'Trips' (\(tripsURL.path))): a model class and its subclasses live in one store, so keep them in one configuration"
+            )
+        )
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing opened")
+    }
+
     @Test func aConfigurationAsOfATokenIsRefused() throws {
         let stores = TwoStores()
         var user = stores.user()
