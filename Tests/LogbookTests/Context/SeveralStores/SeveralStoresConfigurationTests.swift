@@ -114,7 +114,8 @@ struct SeveralStoresConfigurationTests {
     @Test func aSubclassInAnotherStoreThanItsClassIsRefused() throws {
         let directory = TemporaryDirectory()
         let (tripsURL, businessURL) = (
-            URL(fileURLWithPath: directory.child("trips.store")), URL(fileURLWithPath: directory.child("business.store"))
+            URL(fileURLWithPath: directory.child("trips.store")),
+            URL(fileURLWithPath: directory.child("business.store"))
         )
         let trips = ModelConfiguration("Trips", schema: Schema([Travel.Trip.self]), url: tripsURL)
         let business = ModelConfiguration("Business", url: businessURL)
