@@ -10,12 +10,6 @@ import Testing
 /// cancels for taking too long, and a listening connection the server drops. Each test has a
 /// server of its own: it locks the whole table, or drops every listening connection.
 struct ConnectionFaultTests {
-    /// Runs blocking work on a thread of its own, off the threads that Swift's tasks share.
-    private func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
-            Thread.detachNewThread { done.resume(with: Result { try work() }) }
-        }
-    }
 
     private func names(_ container: ModelContainer) throws -> [String] {
         try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name)

@@ -122,11 +122,4 @@ struct MigrationLockTests {
         #expect(try await TestServer.rows(of: store).count == 12)
     }
 
-    /// Runs blocking work on a thread of its own, as another host would, off the threads that
-    /// Swift's tasks share.
-    private func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
-            Thread.detachNewThread { done.resume(with: Result { try work() }) }
-        }
-    }
 }

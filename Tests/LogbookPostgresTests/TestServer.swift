@@ -83,3 +83,11 @@ func host(
         configurations: ModelConfiguration(postgres: server, store: store, cacheDirectory: cacheDirectory)
     )
 }
+
+/// Runs blocking work (a save, an open) on a thread of its own, as another host would, off the
+/// threads that Swift's tasks share, which the server's own client needs.
+func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
+        Thread.detachNewThread { done.resume(with: Result { try work() }) }
+    }
+}

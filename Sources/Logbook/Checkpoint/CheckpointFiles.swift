@@ -102,32 +102,15 @@ package enum CheckpointFiles {
         -> String
     {
         let directory = directory(of: store)
-        switch syscalls.makeDirectory(directory) {
-        case .success:
-            try SegmentDirectory.syncDirectory(store, syscalls: syscalls)
-        case .failure(let errno) where errno == .exists:
-            break
-        case .failure(let errno):
-            throw LogbookError.system("mkdir", path: directory, errno)
-        }
+        try DurableFiles.makeDirectory(directory, in: store, syscalls: syscalls)
         let name = CheckpointFormat.fileName(forSequence: sequence)
         let path = SegmentDirectory.join(directory, name)
-        let temporary = path + CheckpointFormat.temporarySuffix
-        let file = try SystemFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC, syscalls: syscalls)
-        do throws(LogbookError) {
-            try file.writeAll(bytes[...], at: 0)
-            try file.sync()
-        } catch {
-            file.close()
-            _ = syscalls.unlink(temporary)
-            throw error
-        }
-        file.close()
-        if case .failure(let errno) = syscalls.rename(temporary, to: path) {
-            _ = syscalls.unlink(temporary)
-            throw LogbookError.system("rename", path: path, errno)
-        }
-        try SegmentDirectory.syncDirectory(directory, syscalls: syscalls)
+        try DurableFiles.replace(
+            path,
+            with: bytes[...],
+            through: path + CheckpointFormat.temporarySuffix,
+            syscalls: syscalls
+        )
         return path
     }
 

@@ -64,39 +64,12 @@ package struct ExternalFiles: Sendable {
             defer { file.close() }
             if let size = try? file.size(), UInt64(size) == reference.length { return }
         }
-        try makeDirectory(directory, in: storeDirectory)
-        let subdirectory = SegmentDirectory.parent(of: path)
-        try makeDirectory(subdirectory, in: directory)
+        try DurableFiles.makeDirectory(directory, in: storeDirectory, syscalls: syscalls)
+        try DurableFiles.makeDirectory(SegmentDirectory.parent(of: path), in: directory, syscalls: syscalls)
         // A name of its own, so that a checkpoint and a save writing the same bytes at once
         // never write into one temporary file.
         let temporary = "\(path).\(String(UInt64.random(in: 0...UInt64.max), radix: 16))\(Self.temporarySuffix)"
-        let file = try SystemFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC, syscalls: syscalls)
-        do throws(LogbookError) {
-            try file.writeAll([UInt8](bytes)[...], at: 0)
-            try file.sync()
-        } catch {
-            file.close()
-            _ = syscalls.unlink(temporary)
-            throw error
-        }
-        file.close()
-        if case .failure(let errno) = syscalls.rename(temporary, to: path) {
-            _ = syscalls.unlink(temporary)
-            throw LogbookError.system("rename", path: path, errno)
-        }
-        try SegmentDirectory.syncDirectory(subdirectory, syscalls: syscalls)
-    }
-
-    /// Creates `path` unless it exists, and syncs `parent` when it did.
-    private func makeDirectory(_ path: String, in parent: String) throws(LogbookError) {
-        switch syscalls.makeDirectory(path) {
-        case .success:
-            try SegmentDirectory.syncDirectory(parent, syscalls: syscalls)
-        case .failure(let errno) where errno == .exists:
-            return
-        case .failure(let errno):
-            throw LogbookError.system("mkdir", path: path, errno)
-        }
+        try DurableFiles.replace(path, with: [UInt8](bytes)[...], through: temporary, syscalls: syscalls)
     }
 
     // MARK: - Reading
