@@ -122,22 +122,14 @@ final class PostgresLog: ExternalLog {
     }
 
     func frames(after sequence: UInt64) throws(LogbookError) -> [[UInt8]] {
-        let connector = try connected()
-        let statement = ReadBatches(store: store, after: Int64(sequence))
-        do {
-            return try connector.blocking(timeout: inDoubtTimeout) { client in
-                try await client.execute(statement).reduce(into: []) { $0.append($1) }
-            }
-        } catch {
-            if (error as? PSQLError)?.code != .server { reset(connector) }
-            throw failure("reading the batches after sequence \(sequence) failed", error)
-        }
+        try frames(after: sequence, limit: Int(Int64.max))
     }
 
-    /// At most `limit` framed batches after `sequence`, in order: a page of a copy.
+    /// At most `limit` framed batches after `sequence`, in order: all of them for a catch-up,
+    /// a page for a copy.
     func frames(after sequence: UInt64, limit: Int) throws(LogbookError) -> [[UInt8]] {
         try run("reading the batches after sequence \(sequence) failed") { [store] client in
-            try await client.execute(ReadBatchesPage(store: store, after: Int64(sequence), limit: Int64(limit)))
+            try await client.execute(ReadBatches(store: store, after: Int64(sequence), limit: Int64(limit)))
                 .reduce(into: []) { $0.append($1) }
         }
     }

@@ -127,30 +127,6 @@ struct AppendBatch: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode((Int64, String).self).0 }
 }
 
-/// The batches of a store after a sequence number, in order.
-struct ReadBatches: PostgresPreparedStatement {
-    static let sql = """
-        SELECT frame FROM logbook_batches
-        WHERE store = $1 AND first_sequence > $2
-        ORDER BY first_sequence
-        """
-    static let bindingDataTypes: [PostgresDataType] = [.text, .int8]
-    typealias Row = [UInt8]
-    let store: String
-    let after: Int64
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings()
-        bindings.append(store)
-        bindings.append(after)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> [UInt8] {
-        Array(try row.decode(ByteBuffer.self).readableBytesView)
-    }
-}
-
 /// The batch of a store at a first sequence number, if any.
 struct ReadBatch: PostgresPreparedStatement {
     static let sql = "SELECT frame FROM logbook_batches WHERE store = $1 AND first_sequence = $2"
@@ -171,9 +147,9 @@ struct ReadBatch: PostgresPreparedStatement {
     }
 }
 
-/// At most `limit` batches of a store after a sequence number, in order: a copy reads a store
-/// page by page.
-struct ReadBatchesPage: PostgresPreparedStatement {
+/// At most `limit` batches of a store after a sequence number, in order: a container catching
+/// up reads them all, a copy page by page.
+struct ReadBatches: PostgresPreparedStatement {
     static let sql = """
         SELECT frame FROM logbook_batches
         WHERE store = $1 AND first_sequence > $2
