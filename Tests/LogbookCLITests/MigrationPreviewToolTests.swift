@@ -7,10 +7,14 @@ import Testing
 /// do, found without writing a byte.
 struct MigrationPreviewToolTests {
     /// Every file of a store, with its bytes.
+    /// Every file of the store, checkpoints included, by path within it.
     private func files(_ store: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: store) {
-            files[name] = try Data(contentsOf: URL(fileURLWithPath: store + "/" + name))
+        for path in try FileManager.default.subpathsOfDirectory(atPath: store) {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: store + "/" + path, isDirectory: &isDirectory)
+            if !exists || isDirectory.boolValue { continue }
+            files[path] = try Data(contentsOf: URL(fileURLWithPath: store + "/" + path))
         }
         return files
     }

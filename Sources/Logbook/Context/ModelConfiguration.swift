@@ -136,7 +136,9 @@ public struct ModelConfiguration: Sendable {
     /// log past it, and after an open that replayed more than it; the last container of the
     /// store waits for a running one as it goes, and writes one if the log grew past the
     /// interval since. Saves wait only while the objects are taken, not while the file is
-    /// built; the save that next changes a table copies that table once.
+    /// built; the save that next changes a table copies that table once. An open that
+    /// migrates the store writes one at the new schema in the background whatever the
+    /// interval, since a checkpoint at the old schema is never loaded again.
     ///
     /// Off by default because this release builds each file in memory: for SampleTrips-100k
     /// (700,000 objects) one takes about a second of a core and 230 MiB at the peak. Set it

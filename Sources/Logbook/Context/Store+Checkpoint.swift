@@ -262,6 +262,22 @@ extension Store {
     /// after an open. A failure is logged; the next save tries again.
     func startCheckpointIfDue() {
         guard checkpointIsDue else { return }
+        startCheckpoint()
+    }
+
+    /// Starts a checkpoint in the background after a migration appended its stages, whatever
+    /// the configured interval: the log was just replayed through the upcasters, and a
+    /// checkpoint at the new schema spares the next open that work. Checkpoints written at the
+    /// old schema are never loaded again, so this is the only way the next open can skip the
+    /// replay. A failure is logged; the store works as without it.
+    func startCheckpointAfterMigration() {
+        guard log != nil else { return }
+        startCheckpoint()
+    }
+
+    /// Runs ``writeCheckpoint()`` on the checkpoint queue unless one is running, logging a
+    /// failure.
+    private func startCheckpoint() {
         checkpoints.startIfIdle { [self] in
             do throws(LogbookError) {
                 try writeCheckpoint()

@@ -86,6 +86,7 @@ struct Migrator {
         try final.replay(pending: pending)
         try checkMandatoryAttributes(in: final, gaps: gaps, after: pending, from: start)
         try store.appendMigration(batches, final: final)
+        store.startCheckpointAfterMigration()
         store.logger.info(
             "migrated the store",
             metadata: [

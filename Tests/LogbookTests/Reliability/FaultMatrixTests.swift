@@ -73,12 +73,16 @@ struct FaultMatrixTests {
         var bytes = try [UInt8](Data(contentsOf: middle))
         bytes[bytes.count / 2] ^= 0x5A
         try Data(bytes).write(to: middle)
+        // Every file of the store, checkpoints included, by path within it.
         func files() throws -> [String: Data] {
-            Dictionary(
-                uniqueKeysWithValues: try FileManager.default.contentsOfDirectory(atPath: damaged.path).map {
-                    ($0, try Data(contentsOf: damaged.appendingPathComponent($0)))
-                }
-            )
+            var files: [String: Data] = [:]
+            for path in try FileManager.default.subpathsOfDirectory(atPath: damaged.path) {
+                var isDirectory: ObjCBool = false
+                let url = damaged.appendingPathComponent(path)
+                let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+                if exists && !isDirectory.boolValue { files[path] = try Data(contentsOf: url) }
+            }
+            return files
         }
         let original = try files()
 
