@@ -46,6 +46,11 @@ final class StoreRegistry: Sendable {
         let open = Locked<Open?>(nil)
     }
 
+    /// The key of the store whose migration stage runs on this thread, while its `willMigrate`
+    /// or `didMigrate` runs: a container of that store made there is refused instead of waiting
+    /// forever for the open that runs the stage.
+    @TaskLocal static var storeInMigration: String?
+
     /// The slots, each with the number of containers that use it or are opening it: a slot
     /// goes once that number is back to zero.
     private let slots = Locked<[String: (slot: Slot, claims: Int)]>([:])
@@ -65,6 +70,14 @@ final class StoreRegistry: Sendable {
     /// - Throws: ``LogbookError/Code/schemaMismatch`` naming both schemas and plans when the
     ///   store is open with other `terms`; what `open` throws.
     func store(at key: String, terms: Terms, opening open: () throws -> Store) throws -> Store {
+        // The open of this store waits for the stage that asks: it would wait for itself.
+        if Self.storeInMigration == key {
+            throw LogbookError(
+                .storeLocked,
+                "a container of the store cannot be made inside its own migration stage (willMigrate or didMigrate), which runs while the store is being opened: use the ModelContext the stage is given",
+                path: key
+            )
+        }
         let slot = claim(key)
         do {
             return try slot.open.withLock { current throws -> Store in

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Brings a store written at an earlier version of a migration plan up to the models' version.
 ///
 /// Old events are never rewritten. Lightweight changes are applied while replaying: the
@@ -219,7 +221,8 @@ struct Migrator {
         let context = ModelContext(ModelContainer(store: stageStore))
         leftovers.keep(context)
         do {
-            try closure(context)
+            let key = StoreRegistry.key(for: URL(fileURLWithPath: store.location))
+            try StoreRegistry.$storeInMigration.withValue(key) { try closure(context) }
             if context.hasChanges { try context.save() }
         } catch {
             throw LogbookError(
