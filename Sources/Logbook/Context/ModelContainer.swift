@@ -142,10 +142,13 @@ public final class ModelContainer: Sendable {
     /// Whether this container's contexts may save: its configuration's, since a store opened
     /// by several containers is shared whatever each allows.
     let allowsSave: Bool
-    /// The key of the shared store in ``StoreRegistry``, released with the container; `nil`
-    /// for a store in memory or a migration stage's.
-    private let registration: String?
+    /// The container's use of the shared store in ``StoreRegistry``, released once neither the
+    /// container nor its main context's twin (see ``mainContext``) holds it; `nil` for a store
+    /// in memory or a migration stage's.
+    private let registration: StoreRegistration?
     private let mainContextBox = MainContextBox()
+    /// The container whose main context this twin serves, for the twin's own ``mainContext``.
+    private weak let twinned: ModelContainer?
 
     /// Opens the store of the given models.
     ///
@@ -205,9 +208,10 @@ public final class ModelContainer: Sendable {
             self.configurations = [configuration]
             self.store = opened.store
             self.allowsSave = opened.allowsSave
-            self.registration = opened.registration
+            self.registration = opened.registration.map(StoreRegistration.init)
             self.parts = []
             self.partIndex = [:]
+            self.twinned = nil
             return
         }
         let parts = try Self.openParts(schema, plan, configurations)
@@ -221,6 +225,7 @@ public final class ModelContainer: Sendable {
         }
         self.parts = parts
         self.partIndex = partIndex
+        self.twinned = nil
     }
 
     /// The container of one store of a container of several configurations.
@@ -230,9 +235,10 @@ public final class ModelContainer: Sendable {
         self.configurations = [configuration]
         self.store = opened.store
         self.allowsSave = opened.allowsSave
-        self.registration = opened.registration
+        self.registration = opened.registration.map(StoreRegistration.init)
         self.parts = []
         self.partIndex = [:]
+        self.twinned = nil
     }
 
     /// Splits the schema between the configurations, checks the split and the plan for each
@@ -360,10 +366,21 @@ public final class ModelContainer: Sendable {
         self.registration = nil
         self.parts = []
         self.partIndex = [:]
+        self.twinned = nil
     }
 
-    deinit {
-        if let registration { StoreRegistry.shared.release(registration) }
+    /// A container of the same stores as `other`, sharing its use of them, for `other`'s main
+    /// context to hold: the main context then keeps the stores open without keeping `other`
+    /// alive, so a container and its main context go together once the app lets go of both.
+    private init(twinOf other: ModelContainer) {
+        self.schema = other.schema
+        self.configurations = other.configurations
+        self.store = other.store
+        self.allowsSave = other.allowsSave
+        self.registration = other.registration
+        self.parts = other.parts
+        self.partIndex = other.partIndex
+        self.twinned = other
     }
 
     /// What opening the store recovered: the bytes a torn write (or, when the configuration
@@ -386,14 +403,35 @@ public final class ModelContainer: Sendable {
     }
 
     /// The context bound to the main actor, created on first use, with autosave enabled.
+    ///
+    /// The container keeps its main context, and the context keeps the container's stores
+    /// open. Its ``ModelContext/container`` is a container of the same stores and
+    /// configurations that shares this one's use of them, not always this very object: so that
+    /// a container whose main context was used is freed, and its stores closed, once the app
+    /// holds neither.
     @MainActor
     public var mainContext: ModelContext {
+        if let twinned { return twinned.mainContext }
         if let context = mainContextBox.context { return context }
-        let context = ModelContext(self)
+        let context = ModelContext(ModelContainer(twinOf: self))
         context.autosaveEnabled = true
         context.isMainContext = true
         mainContextBox.context = context
         return context
+    }
+}
+
+/// A container's use of a store of ``StoreRegistry``: the last container or main context to
+/// let go of it releases it.
+private final class StoreRegistration: Sendable {
+    let key: String
+
+    init(_ key: String) {
+        self.key = key
+    }
+
+    deinit {
+        StoreRegistry.shared.release(key)
     }
 }
 

@@ -31,4 +31,45 @@ struct MainContextTests {
         #expect(context.hasChanges)
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 0)
     }
+
+    @Test func aContainerWhoseMainContextWasUsedIsFreedAndItsStoreClosed() async throws {
+        let directory = TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.child("trips.store"))
+        weak var released: ModelContainer?
+        do {
+            let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url))
+            released = container
+            let context = container.mainContext
+            #expect(context.container.mainContext === context, "the context's container gives the same main context")
+            context.insert(makeTrip("Kept"))
+            try context.save()
+        }
+        #expect(released == nil, "the container is freed; its main context holds the stores")
+        // The autosave the insert scheduled holds the main context until it runs, at the end
+        // of the main actor's turn.
+        for _ in 0..<50 { await Task.yield() }
+        // The store is closed: a container with another schema may open it in this process,
+        // which a store still open with the first schema refuses.
+        let other = try ModelContainer(
+            for: Schema(SampleTripsSchemaV3.models, version: Schema.Version(3, 0, 1)),
+            configurations: [ModelConfiguration(url: url)]
+        )
+        #expect(try ModelContext(other).fetchCount(FetchDescriptor<Trip>()) == 1)
+    }
+
+    @Test func aMainContextKeptAfterItsContainerKeepsTheStoreOpenAndWorking() throws {
+        let directory = TemporaryDirectory()
+        let url = URL(fileURLWithPath: directory.child("trips.store"))
+        let context = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: url)).mainContext
+        context.insert(makeTrip("Late"))
+        try context.save()
+        #expect(try context.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Late"])
+        let error = #expect(throws: LogbookError.self) {
+            _ = try ModelContainer(
+                for: Schema(SampleTripsSchemaV3.models, version: Schema.Version(3, 0, 1)),
+                configurations: [ModelConfiguration(url: url)]
+            )
+        }
+        #expect(error?.code == .schemaMismatch, "the store is still open with the first schema")
+    }
 }
