@@ -87,7 +87,7 @@ struct HistoryPrinter {
             let values = EventPrinter.fields(entry.fields, [])
             let written = entry.names.subtracting(entry.fields.map(\.name)).sorted()
             if !values.isEmpty { line += "\t" + values }
-            if !written.isEmpty { line += "\t" + written.joined(separator: " ") }
+            if !written.isEmpty { line += "\t" + written.map { Self.relationshipText($0, entry.links) }.joined(separator: " ") }
             lines.append(line)
         }
         text += Array((lines.joined(separator: "\n") + "\n").utf8)
@@ -125,12 +125,48 @@ struct HistoryPrinter {
                 json.beginArray()
                 for name in entry.names.sorted() { json.string(name) }
                 json.endArray()
+                printRelationships(entry.links)
             }
             json.endObject()
         }
         json.endArray()
         json.endObject()
         json.newline()
+    }
+
+    /// A relationship an update wrote, with what it wrote: `trip=#4`, `trip=nil`,
+    /// `songs+#3-#1`; the bare name when the events say nothing more.
+    private static func relationshipText(_ name: String, _ links: RelationshipChanges) -> String {
+        if let target = links.toOne[name] { return "\(name)=" + (target.map { "#\($0)" } ?? "nil") }
+        let added = (links.added[name] ?? []).map { "+#\($0)" }
+        let removed = (links.removed[name] ?? []).map { "-#\($0)" }
+        return name + (added + removed).joined()
+    }
+
+    /// The targets an update's relationships were set to, gained and lost, under
+    /// `"relationships"`; nothing when it wrote none.
+    private func printRelationships(_ links: RelationshipChanges) {
+        let names = Set(links.toOne.keys).union(links.added.keys).union(links.removed.keys).sorted()
+        guard !names.isEmpty else { return }
+        json.key("relationships")
+        json.beginObject()
+        for name in names {
+            json.key(name: name)
+            json.beginObject()
+            if let target = links.toOne[name] {
+                json.key("to")
+                if let target { json.number(target) } else { json.value(.null) }
+            }
+            for (key, targets) in [("added", links.added[name]), ("removed", links.removed[name])] {
+                guard let targets else { continue }
+                json.key(name: key)
+                json.beginArray()
+                for target in targets { json.number(target) }
+                json.endArray()
+            }
+            json.endObject()
+        }
+        json.endObject()
     }
 
     mutating func flush() {

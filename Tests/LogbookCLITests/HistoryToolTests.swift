@@ -44,6 +44,37 @@ struct HistoryToolTests {
         #expect(all.stdout.split(separator: "\n").count == 6, "one line per save")
     }
 
+    @Test func updatesShowTheObjectsTheirRelationshipsWereSetTo() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.child("trips.store")
+        do {
+            let container = try ModelContainer(
+                for: Trip.self,
+                configurations: ModelConfiguration(url: URL(fileURLWithPath: store))
+            )
+            let context = ModelContext(container)
+            let day = Date(timeIntervalSinceReferenceDate: 0)
+            let porto = Trip(name: "Porto", destination: "Porto", startDate: day, endDate: day)
+            let lisbon = Trip(name: "Lisbon", destination: "Lisbon", startDate: day, endDate: day)
+            let item = BucketListItem(title: "Tram", details: "", hasReservation: false, isInPlan: true)
+            context.insert(porto)
+            context.insert(lisbon)
+            porto.bucketList = [item]
+            try context.save()
+            item.trip = lisbon
+            try context.save()
+            item.trip = nil
+            try context.save()
+        }
+        let text = try ToolProcess.run(["history", store, "--after", "4"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let updates = text.stdout.split(separator: "\n").filter { $0.hasPrefix("  update") }
+        #expect(updates == ["  update\tBucketListItem#3\ttrip=#2", "  update\tBucketListItem#3\ttrip=nil"])
+        let json = try ToolProcess.run(["history", store, "--after", "4", "--format", "json"])
+        #expect(json.stdout.contains(#""updated":["trip"],"relationships":{"trip":{"to":2}}"#), "\(json.stdout)")
+        #expect(json.stdout.contains(#""relationships":{"trip":{"to":null}}"#))
+    }
+
     @Test func aStoreWrittenBeforeFormatFourHasNoTimeOrAuthor() throws {
         let store = GoldenStoreTests.fixtures.appendingPathComponent("sampletrips-v1-format-2").path
         let outcome = try ToolProcess.run(["history", store])

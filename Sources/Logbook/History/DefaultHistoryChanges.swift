@@ -39,7 +39,9 @@ public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert {
 /// ``ModelContainer/changes(after:)`` report it.
 ///
 /// Beyond SwiftData, which records only which attributes changed, an update carries the values
-/// it wrote: read them with ``value(for:)``.
+/// it wrote: read them with ``value(for:)``, and the objects its relationships were set to, or
+/// gained and lost, with ``relatedIdentifier(for:)``, `addedIdentifiers(for:)` and
+/// `removedIdentifiers(for:)`.
 ///
 /// ```swift
 /// if let update = change as? DefaultHistoryUpdate<Trip>,
@@ -60,6 +62,7 @@ public struct DefaultHistoryInsert<Model: PersistentModel>: HistoryInsert {
 /// - ``transactionIdentifier``
 /// - ``updatedAttributes``
 /// - ``value(for:)``
+/// - ``relatedIdentifier(for:)``
 public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate {
     public let changedPersistentIdentifier: PersistentIdentifier
     public let changeIdentifier: UInt64
@@ -68,6 +71,8 @@ public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate {
     let fields: [Event.Field]
     /// The names of every attribute and relationship the update wrote.
     let names: Set<String>
+    /// What the update wrote to relationships.
+    let links: RelationshipChanges
 
     public var updatedAttributes: Set<PartialKeyPath<Model>> {
         var keyPaths: Set<PartialKeyPath<Model>> = []
@@ -90,6 +95,84 @@ public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate {
     ///   its type. For an optional attribute, `.some(nil)` says the update wrote `nil`.
     public func value<Value>(for keyPath: KeyPath<Model, Value>) -> Value? {
         HistoryValues.value(for: keyPath, in: fields)
+    }
+
+    /// The object the update set a to-one relationship to: a Logbook addition.
+    ///
+    /// ```swift
+    /// switch update.relatedIdentifier(for: \BucketListItem.trip) {
+    /// case .some(.some(let trip)): print("moved to", trip)
+    /// case .some(.none): print("taken off its trip")
+    /// case .none: print("the update left the relationship alone")
+    /// }
+    /// ```
+    ///
+    /// - Parameter keyPath: The key path of one of the model's to-one relationships.
+    /// - Returns: The identifier of the object the relationship was set to; `.some(nil)` when
+    ///   it was set to `nil`; `nil` when the update did not write it. The identifier names the
+    ///   relationship's destination entity (``PersistentIdentifier`` compares by number, which
+    ///   is unique in a store, so it equals the object's own even when the object is of a
+    ///   subclass of it).
+    public func relatedIdentifier<Related: PersistentModel>(
+        for keyPath: KeyPath<Model, Related?>
+    ) -> PersistentIdentifier?? {
+        guard let name = Self.name(of: keyPath), let target = links.toOne[name] else { return nil }
+        return .some(target.map { PersistentIdentifier(entityName: Related._$bindingBox.entityName, number: $0) })
+    }
+
+    /// The objects the update added to a to-many relationship, in the order they were added: a
+    /// Logbook addition.
+    ///
+    /// ```swift
+    /// let added = update.addedIdentifiers(for: \Trip.bucketList)
+    /// ```
+    ///
+    /// - Parameter keyPath: The key path of one of the model's to-many relationships.
+    /// - Returns: Their identifiers; empty when the update added none.
+    public func addedIdentifiers<Related: PersistentModel>(
+        for keyPath: KeyPath<Model, [Related]?>
+    ) -> [PersistentIdentifier] {
+        identifiers(Related.self, in: Self.name(of: keyPath).flatMap { links.added[$0] })
+    }
+
+    /// The objects the update added to a to-many relationship that is not optional.
+    public func addedIdentifiers<Related: PersistentModel>(
+        for keyPath: KeyPath<Model, [Related]>
+    ) -> [PersistentIdentifier] {
+        identifiers(Related.self, in: Self.name(of: keyPath).flatMap { links.added[$0] })
+    }
+
+    /// The objects the update removed from a to-many relationship, in the order they were
+    /// removed: a Logbook addition.
+    ///
+    /// ```swift
+    /// let removed = update.removedIdentifiers(for: \Trip.bucketList)
+    /// ```
+    ///
+    /// - Parameter keyPath: The key path of one of the model's to-many relationships.
+    /// - Returns: Their identifiers; empty when the update removed none.
+    public func removedIdentifiers<Related: PersistentModel>(
+        for keyPath: KeyPath<Model, [Related]?>
+    ) -> [PersistentIdentifier] {
+        identifiers(Related.self, in: Self.name(of: keyPath).flatMap { links.removed[$0] })
+    }
+
+    /// The objects the update removed from a to-many relationship that is not optional.
+    public func removedIdentifiers<Related: PersistentModel>(
+        for keyPath: KeyPath<Model, [Related]>
+    ) -> [PersistentIdentifier] {
+        identifiers(Related.self, in: Self.name(of: keyPath).flatMap { links.removed[$0] })
+    }
+
+    /// The persisted name of the property at `keyPath`.
+    private static func name(of keyPath: AnyKeyPath) -> String? {
+        Model._$binding.properties.first { $0.keyPath == keyPath }?.name
+    }
+
+    private func identifiers<Related: PersistentModel>(_: Related.Type, in numbers: [UInt64]?) -> [PersistentIdentifier]
+    {
+        let entity = Related._$bindingBox.entityName
+        return (numbers ?? []).map { PersistentIdentifier(entityName: entity, number: $0) }
     }
 }
 

@@ -74,7 +74,8 @@ struct HistoryReader: Sendable {
                         changeIdentifier: entry.sequence,
                         transactionIdentifier: token,
                         fields: entry.fields,
-                        names: entry.names
+                        names: entry.names,
+                        links: entry.links
                     )
                 )
             case .delete:
@@ -107,6 +108,8 @@ package struct ChangeList {
         package var fields: [Event.Field] = []
         /// The names of the attributes and relationships an update wrote.
         package var names: Set<String> = []
+        /// The relationships an update wrote, by name.
+        package var links = RelationshipChanges()
     }
 
     package private(set) var entries: [Entry] = []
@@ -147,9 +150,17 @@ package struct ChangeList {
             )
         case .update(let update):
             let names = update.attributes.map(\.name) + update.toOne.map(\.name)
-            addUpdate(update.entity, update.id, sequence, update.attributes, names)
-        case .link(let link), .unlink(let link):
-            addUpdate(link.entity, link.id, sequence, [], [link.relationship])
+            var links = RelationshipChanges()
+            for reference in update.toOne { links.toOne[reference.name] = .some(reference.target) }
+            addUpdate(update.entity, update.id, sequence, update.attributes, names, links)
+        case .link(let link):
+            var links = RelationshipChanges()
+            links.added[link.relationship] = link.targets
+            addUpdate(link.entity, link.id, sequence, [], [link.relationship], links)
+        case .unlink(let link):
+            var links = RelationshipChanges()
+            links.removed[link.relationship] = link.targets
+            addUpdate(link.entity, link.id, sequence, [], [link.relationship], links)
         case .delete(let entity, let id, let preserved):
             let entry = Entry(kind: .delete, entity: entity, id: id, sequence: sequence, fields: preserved)
             if let position = positions[id] {
@@ -169,12 +180,21 @@ package struct ChangeList {
         _ id: UInt64,
         _ sequence: UInt64,
         _ fields: [Event.Field],
-        _ names: [String]
+        _ names: [String],
+        _ links: RelationshipChanges
     ) {
         guard let position = positions[id] else {
             positions[id] = entries.count
             entries.append(
-                Entry(kind: .update, entity: entity, id: id, sequence: sequence, fields: fields, names: Set(names))
+                Entry(
+                    kind: .update,
+                    entity: entity,
+                    id: id,
+                    sequence: sequence,
+                    fields: fields,
+                    names: Set(names),
+                    links: links
+                )
             )
             return
         }
@@ -187,5 +207,6 @@ package struct ChangeList {
             }
         }
         entries[position].names.formUnion(names)
+        entries[position].links.merge(links)
     }
 }

@@ -14,3 +14,25 @@ final class HistoryTicket {
         self.price = price
     }
 }
+
+/// A to-many relationship without an inverse, whose changes the log records as links and
+/// unlinks of the playlist, and a to-one one, for history's tests.
+@Model
+final class HistoryPlaylist {
+    var name: String
+    @Relationship(deleteRule: .nullify) var songs: [HistorySong] = []
+    @Relationship(deleteRule: .nullify) var opener: HistorySong?
+
+    init(name: String) {
+        self.name = name
+    }
+}
+
+@Model
+final class HistorySong {
+    var title: String
+
+    init(title: String) {
+        self.title = title
+    }
+}

@@ -134,6 +134,77 @@ struct HistoryTests {
         #expect(update.updatedAttributes == [\Trip.destination])
     }
 
+    @Test func updatesCarryTheObjectsTheirRelationshipsWereSetToGainedAndLost() throws {
+        let store = TestStore(.disk, models: [HistoryPlaylist.self, HistorySong.self])
+        let list: PersistentIdentifier
+        let songs: [PersistentIdentifier]
+        do {
+            let context = ModelContext(try store.container())
+            let playlist = HistoryPlaylist(name: "Road")
+            let made = ["One", "Two", "Three"].map { HistorySong(title: $0) }
+            context.insert(playlist)
+            playlist.songs = [made[0], made[1]]
+            try context.save()
+            // One save drops a song, adds another and sets the opener.
+            playlist.songs = [made[1], made[2]]
+            playlist.opener = made[2]
+            try context.save()
+            playlist.opener = nil
+            try context.save()
+            list = playlist.persistentModelID
+            songs = made.map(\.persistentModelID)
+        }
+        let history = try all(try store.reopenedContext())
+        try #require(history.count == 3)
+        func update(in transaction: Int) -> DefaultHistoryUpdate<HistoryPlaylist>? {
+            for change in history[transaction].changes {
+                if case .update(let update) = change, update.changedPersistentIdentifier == list {
+                    return update as? DefaultHistoryUpdate<HistoryPlaylist>
+                }
+            }
+            return nil
+        }
+        let changed = try #require(update(in: 1))
+        #expect(changed.addedIdentifiers(for: \.songs) == [songs[2]])
+        #expect(changed.removedIdentifiers(for: \.songs) == [songs[0]])
+        #expect(changed.addedIdentifiers(for: \.songs).first?.entityName == "HistorySong")
+        #expect(changed.relatedIdentifier(for: \.opener) == .some(.some(songs[2])))
+        #expect(changed.updatedAttributes == [\HistoryPlaylist.songs, \HistoryPlaylist.opener])
+        let cleared = try #require(update(in: 2))
+        #expect(cleared.relatedIdentifier(for: \.opener) == .some(.none), "set to nil")
+        #expect(cleared.addedIdentifiers(for: \.songs).isEmpty)
+        #expect(cleared.removedIdentifiers(for: \.songs).isEmpty)
+    }
+
+    @Test func aMoveBetweenOneToManyOwnersIsTheUpdateOfTheToOneSide() throws {
+        let store = TestStore(.disk)
+        let ids: (lisbon: PersistentIdentifier, moved: PersistentIdentifier)
+        do {
+            let context = ModelContext(try store.container())
+            let porto = makeTrip("Porto", destination: "Porto")
+            let lisbon = makeTrip("Lisbon")
+            let moved = makeItem("Tram 28")
+            context.insert(porto)
+            context.insert(lisbon)
+            porto.bucketList?.append(moved)
+            try context.save()
+            lisbon.bucketList?.append(moved)
+            try context.save()
+            ids = (lisbon.persistentModelID, moved.persistentModelID)
+        }
+        let history = try all(try store.reopenedContext())
+        try #require(history.count == 2)
+        // The log records the item's to-one side; the trips' lists follow from it.
+        #expect(history[1].changes.map(\.changedPersistentIdentifier) == [ids.moved])
+        let update = try #require(
+            history[1].changes.first.flatMap { change -> DefaultHistoryUpdate<BucketListItem>? in
+                guard case .update(let update) = change else { return nil }
+                return update as? DefaultHistoryUpdate<BucketListItem>
+            }
+        )
+        #expect(update.relatedIdentifier(for: \.trip) == .some(.some(ids.lisbon)))
+    }
+
     @Test func aPredicateSortAndLimitSelectTransactions() throws {
         let store = ticketStore()
         let context = ModelContext(try store.container())
