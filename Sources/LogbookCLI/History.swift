@@ -87,7 +87,9 @@ struct HistoryPrinter {
             let values = EventPrinter.fields(entry.fields, [])
             let written = entry.names.subtracting(entry.fields.map(\.name)).sorted()
             if !values.isEmpty { line += "\t" + values }
-            if !written.isEmpty { line += "\t" + written.map { Self.relationshipText($0, entry.links) }.joined(separator: " ") }
+            if !written.isEmpty {
+                line += "\t" + written.map { Self.relationshipText($0, entry.links) }.joined(separator: " ")
+            }
             lines.append(line)
         }
         text += Array((lines.joined(separator: "\n") + "\n").utf8)
