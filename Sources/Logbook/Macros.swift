@@ -82,8 +82,10 @@
 /// let business = try context.fetch(FetchDescriptor<Trip>()).compactMap { $0 as? BusinessTrip }
 /// ```
 ///
-/// Relationships and unique constraints in a hierarchy are not supported yet: making a
-/// container with such models throws ``SchemaError/Code/invalidInheritance``.
+/// A subclass inherits its superclass's relationships, and a relationship to a class holds
+/// objects of its subclasses too. A unique constraint of a class holds across its subclasses:
+/// an insert whose value an object of another class holds upserts into that object, which
+/// keeps its class.
 ///
 /// `@Model` reports an error, attached to the offending token, when it is applied to
 /// something other than a non-generic class, when a subclass of a model class declares no

@@ -172,6 +172,7 @@ final class EntityMapping {
             guard case .relationship(let relationship) = slots[property] else { return true }
             let link = links[relationship]
             return link.inverse == nil || link.destination < 0 || ranks[link.destination] >= ranks[table]
+                || link.subdestinations.contains { ranks[$0.table] >= ranks[table] }
         }
         self.attributeProperties = attributes
         self.faultedRelationships = PropertySet(relationships)

@@ -130,6 +130,47 @@ extension ModelContext {
         }
     }
 
+    /// Lets `model` go after a save merged it into `survivor`, an object of another class of
+    /// its model hierarchy (an upsert on a unique constraint the classes share). The survivor
+    /// keeps its class, so `model` cannot stand in for it: the models that `model` refers to
+    /// and that refer back to it refer to `survivor` instead, where its class has the
+    /// relationship, as the store's do, or let go of `model` otherwise; and `model` is no
+    /// longer managed by the context (its ``PersistentModel/modelContext`` is `nil`).
+    func detach(_ model: any PersistentModel, mergedInto survivor: any PersistentModel) {
+        let survivorMapping = mapping(of: survivor)
+        withMapping(of: model) { mapping in
+            for property in mapping.relationshipProperties {
+                let kept = survivorMapping.propertyNames.contains(mapping.propertyNames[property])
+                if let inverse = mapping.inverseProperties[property] {
+                    for target in mapping.related(model, property) {
+                        if kept {
+                            redirect(target, inverse, from: model, to: survivor)
+                        } else {
+                            letGo(of: model, target, inverse)
+                        }
+                    }
+                }
+                mapping.clearRelated(model, property)
+            }
+        }
+        model.inPlace { storage in
+            storage.link = nil
+            storage.mayRelateUnobserved = true
+            storage.clearChanges()
+        }
+    }
+
+    /// Makes `target`'s relationship at `property` no longer refer to `model`, without
+    /// recording a change: the store made the same change.
+    private func letGo(of model: any PersistentModel, _ target: any PersistentModel, _ property: Int) {
+        guard !target.inPlace({ $0._$isFaulted(property) }) else { return }
+        withMapping(of: target) { mapping in
+            let current = mapping.related(target, property)
+            guard current.contains(where: { $0 === model }) else { return }
+            mapping.setRelated(target, property, current.filter { $0 !== model }, observed: true)
+        }
+    }
+
     /// Makes `target`'s relationship at `property` refer to `survivor` where it referred to
     /// `model`, without recording a change: the store made the same change.
     private func redirect(

@@ -417,6 +417,10 @@ extension ModelContext {
         into models: inout [AnyObject]
     ) {
         let targetMapping = mapping(for: Target.self)
+        if !targetMapping.subentityNames.isEmpty {
+            materializeRelatedInHierarchy(of: id, table: table, relationship: relationship, into: &models)
+            return
+        }
         // Each target with its slot in the target's table; its row in `rows` is its position.
         var found: [(id: UInt64, slot: Int)] = []
         var rows: [AttributeValue] = []

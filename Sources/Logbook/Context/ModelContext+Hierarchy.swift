@@ -73,3 +73,54 @@ extension ModelContext {
         return try open(type)
     }
 }
+
+extension ModelContext {
+    /// ``materializeRelated(_:of:table:relationship:into:)`` for a relationship whose
+    /// destination has subentities: each target is in the table of its own entity, and is made
+    /// as an object of that entity's class.
+    ///
+    /// - Complexity: O(*n*) lookups of a table and an object, for *n* targets.
+    func materializeRelatedInHierarchy(
+        of id: UInt64,
+        table: Int,
+        relationship: Int,
+        into models: inout [AnyObject]
+    ) {
+        let targets = store.read { state -> [(id: UInt64, entity: String)] in
+            let projection = state.projection
+            let link = projection.links[table][relationship]
+            return projection.targets(table, id, relationship).compactMap { target in
+                guard let destination = projection.destination(of: link, holding: target) else { return nil }
+                return (target, projection.schema.entities[destination.table].name)
+            }
+        }
+        for target in targets {
+            guard let type = store.schema.modelType(forEntity: target.entity),
+                let model = try? materialize(type, target.id)
+            else { continue }
+            models.append(model)
+        }
+    }
+}
+
+extension ModelContext {
+    /// The object `survivor` is, when a save merged `model` into an object of another class of
+    /// its hierarchy: the context's registered object, brought up to date, or one made for it.
+    /// `nil` when the survivor is of `model`'s own class.
+    func survivor(_ survivor: UInt64, ofAnotherClassThan model: any PersistentModel) -> (any PersistentModel)? {
+        let table = mapping(of: model).table
+        let entity = store.read { state -> String? in
+            let projection = state.projection
+            guard !projection.contains(table, survivor), let home = projection.homeTable(table, survivor) else {
+                return nil
+            }
+            return projection.schema.entities[home].name
+        }
+        guard let entity, let type = store.schema.modelType(forEntity: entity) else { return nil }
+        if let existing = registry[survivor], existing !== model {
+            reload(existing)
+            return existing
+        }
+        return try? materialize(type, survivor)
+    }
+}

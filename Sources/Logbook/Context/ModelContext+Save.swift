@@ -412,6 +412,10 @@ extension ModelContext {
                 return (survivor, survivor != id)
             }
             guard let (survivor, merged) = stored else { continue }
+            if merged, let other = self.survivor(survivor, ofAnotherClassThan: model) {
+                detach(model, mergedInto: other)
+                continue
+            }
             if let existing = registry[survivor], existing !== model {
                 // An upsert merged this object into one that the context already had: that one
                 // stays the context's object of the identifier, brought up to date, and this

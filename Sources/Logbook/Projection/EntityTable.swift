@@ -216,6 +216,24 @@ package struct EntityTable: Sendable {
         return key
     }
 
+    /// Whether a composite unique index over exactly `attributes` (in any order) is in force.
+    func hasCompositeUnique(_ attributes: [Int]) -> Bool {
+        let wanted = attributes.sorted()
+        return compositeUniques.contains { $0.sorted() == wanted }
+    }
+
+    /// The object whose values of `attributes`, a composite unique constraint in force, are
+    /// `key`, in the same order.
+    func compositeHolder(_ attributes: [Int], _ key: [AttributeValue]) -> UInt64? {
+        let wanted = attributes.sorted()
+        guard let position = compositeUniques.firstIndex(where: { $0.sorted() == wanted }) else { return nil }
+        // The index keys its tuples in the order of its own constraint.
+        let ordered = compositeUniques[position].compactMap { attribute in
+            attributes.firstIndex(of: attribute).map { key[$0] }
+        }
+        return compositeIndexes[position][ordered]
+    }
+
     /// Each composite unique index as values to identifier: for tests and checks.
     package var compositeIndexContents: [[[AttributeValue]: UInt64]] {
         compositeIndexes

@@ -50,31 +50,41 @@ extension Projection {
             return nil
         case .insert(let insert):
             guard let table = table(named: insert.entity), insert.id != 0 else { return nil }
-            if reserving { try reserveRoom(table, forObjects: 1) }
+            if reserving {
+                try reserveRoom(table, forObjects: 1)
+                for other in hierarchyTables[table] { try reserveRoom(other, forObjects: 0) }
+            }
             return self.insert(table, insert.id, insert.attributes, insert.toOne)
         case .update(let update):
-            guard let table = table(named: update.entity) else { return nil }
-            if reserving { try reserveRoom(table, forObjects: 0) }
+            guard let named = table(named: update.entity) else { return nil }
             let id = resolve(update.id)
+            guard let table = homeTable(named, id) else { return nil }
+            if reserving {
+                try reserveRoom(table, forObjects: 0)
+                for other in hierarchyTables[table] { try reserveRoom(other, forObjects: 0) }
+            }
             guard let slot = slot(table, id) else { return nil }
             tables[table].unindex(id, slot: slot)
             write(update.attributes, table, slot)
-            let survivor: UInt64
+            var survivor = id
+            var survivorTable = table
             if let holder = tables[table].indexUnlessTaken(id, slot: slot) {
                 fold(table, id, slot, into: holder)
                 survivor = holder
-            } else {
-                survivor = id
+            } else if !sharedUniques[table].isEmpty, let holder = crossHolder(table, slot: slot, excluding: id) {
+                foldAcross(table, id, slot, into: holder.table, holder.id)
+                (survivorTable, survivor) = holder
             }
             for reference in update.toOne {
-                guard let relationship = tables[table].relationship(named: reference.name) else { continue }
-                setToOne(table, survivor, relationship, reference.target.map(resolve))
+                guard let relationship = tables[survivorTable].relationship(named: reference.name) else { continue }
+                setToOne(survivorTable, survivor, relationship, reference.target.map(resolve))
             }
             return survivor
         case .delete(let entity, let rawID, _):
-            guard let table = table(named: entity) else { return nil }
-            if reserving { try reserveRoom(table, forObjects: 0) }
+            guard let named = table(named: entity) else { return nil }
             let id = resolve(rawID)
+            let table = homeTable(named, id) ?? named
+            if reserving { try reserveRoom(table, forObjects: 0) }
             delete(table, id)
             return id
         case .link(let link):
@@ -119,6 +129,13 @@ extension Projection {
         for reference in toOne {
             guard let relationship = tables[table].relationship(named: reference.name) else { continue }
             setToOne(table, id, relationship, reference.target.map(resolve))
+        }
+        if !sharedUniques[table].isEmpty, let holder = crossHolder(table, slot: slot, excluding: id) {
+            // An upsert into an object of another class of the hierarchy: the attributes the
+            // insert names, and its references, go to that object.
+            let written = attributes.compactMap { tables[table].attributeIndex[$0.name] }
+            foldAcross(table, id, slot, into: holder.table, holder.id, written: written)
+            return holder.id
         }
         return id
     }
@@ -187,9 +204,11 @@ extension Projection {
         // here through an inverse. References without an inverse stay as they are (`.noAction`
         // semantics); delete rules were applied, and recorded, when the delete was saved.
         for (relationship, link) in links[table].enumerated() {
-            guard let inverse = link.inverse else { continue }
+            guard link.inverse != nil || !link.subdestinations.isEmpty else { continue }
             for target in tables[table].targets(slot, relationship) {
-                removeFromRelationship(link.destination, target, inverse, id)
+                guard let destination = destination(of: link, holding: target), let inverse = destination.inverse
+                else { continue }
+                removeFromRelationship(destination.table, target, inverse, id)
             }
         }
         tables[table].unindex(id, slot: slot)
@@ -199,11 +218,10 @@ extension Projection {
     // MARK: - Relationships
 
     private func locate(_ link: Event.Link) -> (Int, UInt64, Int)? {
-        guard let table = table(named: link.entity),
-            let relationship = tables[table].relationship(named: link.relationship)
-        else { return nil }
+        guard let named = table(named: link.entity) else { return nil }
         let id = resolve(link.id)
-        guard contains(table, id) else { return nil }
+        guard let table = homeTable(named, id), let relationship = tables[table].relationship(named: link.relationship)
+        else { return nil }
         return (table, id, relationship)
     }
 
@@ -223,19 +241,19 @@ extension Projection {
     }
 
     /// Adds `target` to a relationship of `id`, and `id` to the inverse of `target`.
-    private mutating func connect(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
+    mutating func connect(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
         let link = links[table][relationship]
-        guard link.destination >= 0, contains(link.destination, target) else { return }
+        guard let destination = destination(of: link, holding: target) else { return }
         addToRelationship(table, id, relationship, target)
-        if let inverse = link.inverse { addToRelationship(link.destination, target, inverse, id) }
+        if let inverse = destination.inverse { addToRelationship(destination.table, target, inverse, id) }
     }
 
     /// Removes `target` from a relationship of `id`, and `id` from the inverse of `target`.
-    private mutating func disconnect(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
+    mutating func disconnect(_ table: Int, _ id: UInt64, _ relationship: Int, _ target: UInt64) {
         let link = links[table][relationship]
         removeFromRelationship(table, id, relationship, target)
-        if let inverse = link.inverse, link.destination >= 0 {
-            removeFromRelationship(link.destination, target, inverse, id)
+        if let destination = destination(of: link, holding: target), let inverse = destination.inverse {
+            removeFromRelationship(destination.table, target, inverse, id)
         }
     }
 
@@ -250,8 +268,8 @@ extension Projection {
         }
         let current = tables[table].toOneTarget(slot, relationship)
         if current == target { return }
-        if current != 0, let inverse = link.inverse, link.destination >= 0 {
-            removeFromRelationship(link.destination, current, inverse, id)
+        if current != 0, let destination = destination(of: link, holding: current), let inverse = destination.inverse {
+            removeFromRelationship(destination.table, current, inverse, id)
         }
         tables[table].setToOneTarget(target, slot, relationship)
     }

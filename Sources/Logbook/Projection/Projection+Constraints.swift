@@ -13,7 +13,9 @@ extension Projection {
     /// identifiers become aliases of the survivor, so that every reference reaches it.
     ///
     /// Constraints over several attributes (`#Unique`) are put in force and folded the same
-    /// way, on the tuple of their values.
+    /// way, on the tuple of their values. A constraint of an entity with subentities folds the
+    /// objects of all their tables together (``foldAcrossHierarchies(_:)``); the oldest object
+    /// keeps its identifier and its class.
     ///
     /// Attributes are matched by their current and former names; entities the recorded schema
     /// does not have keep their constraints.
@@ -21,6 +23,7 @@ extension Projection {
     /// - Complexity: O(1) for a schema whose constraints are already in force; otherwise
     ///   O(*n* log *n*) for the *n* objects of each entity that gains a constraint.
     package mutating func enforceConstraints(of recorded: Schema) {
+        var changed: [Int] = []
         for table in tables.indices {
             guard let entity = recorded.entity(named: tables[table].entity.name) else { continue }
             var unique: [Int] = []
@@ -36,8 +39,10 @@ extension Projection {
                 if indexes.count == constraint.count, !composites.contains(indexes) { composites.append(indexes) }
             }
             guard tables[table].enforceUnique(on: unique, composites: composites) else { continue }
-            foldDuplicates(in: table)
+            changed.append(table)
         }
+        for table in changed where sharedUniques[table].isEmpty { foldDuplicates(in: table) }
+        foldAcrossHierarchies(changed.filter { !sharedUniques[$0].isEmpty })
     }
 
     /// Indexes every live object of a table again, oldest first, folding each into an older

@@ -27,7 +27,7 @@ extension Projection {
             bytes,
             head: { head in
                 guard !head.isUpdate, head.id != 0, let table = table(matching: head.entity),
-                    hasReservedRoom(table, forObjects: 1)
+                    hasReservedRoom(table, forObjects: 1), hasReservedHierarchyRoom(table)
                 else { return false }
                 begin(&insert, table: table, id: head.id)
                 return true
@@ -55,6 +55,7 @@ extension Projection {
             return nil
         }
         if !insert.isPlaced { place(&insert) }
+        if !sharedUniques[insert.table].isEmpty { foldAcrossHierarchy(&insert) }
         if let sequence { lastSequence = sequence }
         return insert.survivor
     }
@@ -75,7 +76,8 @@ extension Projection {
         sequence: UInt64?,
         takingValues: Bool
     ) -> UInt64? {
-        guard hasReservedRoom(inserts.heads[index].table, forObjects: 1) else { return nil }
+        let table = inserts.heads[index].table
+        guard hasReservedRoom(table, forObjects: 1), hasReservedHierarchyRoom(table) else { return nil }
         return applyInsertWithRoom(inserts, at: index, sequence: sequence, takingValues: takingValues)
     }
 
@@ -142,6 +144,7 @@ extension Projection {
             refer(&insert, reference.relationship, reference.target)
         }
         if !insert.isPlaced { place(&insert) }
+        if !sharedUniques[insert.table].isEmpty { foldAcrossHierarchy(&insert) }
         if let sequence { lastSequence = sequence }
         return insert.survivor
     }
@@ -178,6 +181,17 @@ extension Projection {
         } else {
             setToOne(insert.table, insert.id, relationship, target.map(resolve))
         }
+    }
+
+    /// Folds a placed insert into the object of another table of its hierarchy that holds one
+    /// of its shared unique values, if any: an upsert across classes (see ``foldAcross(_:_:_:into:_:written:)``).
+    @inline(never)
+    private mutating func foldAcrossHierarchy(_ insert: inout InsertInProgress) {
+        guard insert.survivor == insert.id,
+            let holder = crossHolder(insert.table, slot: insert.slot, excluding: insert.id)
+        else { return }
+        foldAcross(insert.table, insert.id, insert.slot, into: holder.table, holder.id, written: Array(insert.written))
+        insert.survivor = holder.id
     }
 
     /// An insert read from bytes: where its values went, and what became of it.
@@ -232,14 +246,24 @@ extension Projection {
     private mutating func setFreshToOne(_ table: Int, _ id: UInt64, _ slot: Int, _ relationship: Int, _ target: UInt64)
     {
         let link = links[table][relationship]
-        guard link.destination >= 0, let targetSlot = self.slot(link.destination, target) else { return }
+        let destination: Int
+        let inverse: Int?
+        let targetSlot: Int
+        if link.destination >= 0, let slot = self.slot(link.destination, target) {
+            (destination, inverse, targetSlot) = (link.destination, link.inverse, slot)
+        } else {
+            // A target of a subentity of the destination, in a table of its own.
+            guard let found = self.destination(of: link, holding: target), let slot = self.slot(found.table, target)
+            else { return }
+            (destination, inverse, targetSlot) = (found.table, found.inverse, slot)
+        }
         tables[table].setToOneTarget(target, slot, relationship)
-        guard let inverse = link.inverse else { return }
-        if links[link.destination][inverse].isToMany {
-            tables[link.destination].appendTarget(id, targetSlot, inverse)
+        guard let inverse else { return }
+        if links[destination][inverse].isToMany {
+            tables[destination].appendTarget(id, targetSlot, inverse)
         } else {
             // One to one: the target lets go of its previous partner first.
-            addToRelationship(link.destination, target, inverse, id)
+            addToRelationship(destination, target, inverse, id)
         }
     }
 

@@ -20,6 +20,7 @@ extension Projection {
             for link in links[table] where !link.isToMany && link.destination >= 0 {
                 guard let inverse = link.inverse, links[link.destination][inverse].isToMany else { continue }
                 finish(link.destination)
+                for subdestination in link.subdestinations { finish(subdestination.table) }
             }
             visiting[table] = false
             ranks[table] = next

@@ -20,6 +20,16 @@ package struct Projection: Sendable {
         /// Whether events record this side of the pair (see ``Event``); the projection fills in
         /// the other side.
         package var isRecorded: Bool
+        /// The tables of the destination's subentities, at every depth, each with the index of
+        /// the inverse there: a relationship to a model class holds objects of its subclasses
+        /// too. Empty for a destination outside a model hierarchy.
+        package var subdestinations: [Destination] = []
+    }
+
+    /// A table a relationship's targets may be in, and the inverse relationship's index there.
+    package struct Destination: Hashable, Sendable {
+        package var table: Int
+        package var inverse: Int?
     }
 
     package let schema: Schema
@@ -29,6 +39,12 @@ package struct Projection: Sendable {
     private let tableIndex: [String: Int]
     /// The entity names as bytes, by table index.
     let entityNames: [NameBytes]
+    /// For each table, the other tables of its model hierarchy (its root's and every
+    /// subentity's); empty for an entity outside a hierarchy.
+    let hierarchyTables: [[Int]]
+    /// For each table, the unique constraints it shares with other tables of its hierarchy
+    /// (see ``SharedUnique``); empty for most tables.
+    let sharedUniques: [[SharedUnique]]
     /// The slot of every live object in its table.
     var slots = IdentifierSlots()
     /// Identifiers merged away by an upsert, and the identifier they were merged into.
@@ -60,20 +76,45 @@ package struct Projection: Sendable {
         self.foldCounts = Array(repeating: 0, count: tables.count)
         self.tableIndex = byName
         self.entityNames = tables.map { NameBytes($0.entity.name) }
+        let subentities = Self.subentityTables(of: schema, byName)
+        self.hierarchyTables = Self.hierarchyTableLists(of: schema, byName, subentities)
+        self.sharedUniques = Self.sharedUniqueLists(of: schema, byName, subentities)
         self.links = schema.entities.map { entity in
             entity.relationships.map { relationship in
                 let destination = byName[relationship.destination] ?? -1
-                let inverse = relationship.inverseName.flatMap { name in
-                    destination >= 0 ? tables[destination].entity.relationships.firstIndex { $0.name == name } : nil
+                func inverse(in table: Int) -> Int? {
+                    relationship.inverseName.flatMap { name in
+                        table >= 0 ? tables[table].entity.relationships.firstIndex { $0.name == name } : nil
+                    }
                 }
                 return Link(
                     destination: destination,
-                    inverse: inverse,
+                    inverse: inverse(in: destination),
                     isToMany: relationship.isToMany,
-                    isRecorded: Self.isRecordedSide(entity, relationship, schema)
+                    isRecorded: Self.isRecordedSide(entity, relationship, schema),
+                    subdestinations: (destination >= 0 ? subentities[destination] : []).map {
+                        Destination(table: $0, inverse: inverse(in: $0))
+                    }
                 )
             }
         }
+    }
+
+    /// The table among a relationship's destinations that holds the live object `target`,
+    /// with the inverse's index there; `nil` when none does.
+    @inline(__always)
+    func destination(of link: Link, holding target: UInt64) -> Destination? {
+        if link.destination >= 0, contains(link.destination, target) {
+            return Destination(table: link.destination, inverse: link.inverse)
+        }
+        if link.subdestinations.isEmpty { return nil }
+        return subdestination(of: link, holding: target)
+    }
+
+    /// ``destination(of:holding:)`` among the subentities' tables, out of line.
+    @inline(never)
+    private func subdestination(of link: Link, holding target: UInt64) -> Destination? {
+        link.subdestinations.first { contains($0.table, target) }
     }
 
     /// The table index of an entity.
@@ -237,9 +278,24 @@ package struct Projection: Sendable {
                 continue
             }
         }
+        // An upsert or an update may fold an object into one of another table of its model
+        // hierarchy, and an event that names a merged-away object reaches it in its table.
+        for table in tables.indices where touched[table] {
+            for other in hierarchyTables[table] { touched[other] = true }
+        }
         for table in tables.indices where touched[table] {
             try reserveRoom(table, forObjects: objects[table])
         }
+    }
+
+    /// ``hasReservedRoom(_:forObjects:)`` for the other tables of `table`'s hierarchy, which an
+    /// insert into `table` may fold into when they share a unique constraint: their values are
+    /// then their own.
+    @inline(__always)
+    mutating func hasReservedHierarchyRoom(_ table: Int) -> Bool {
+        if sharedUniques[table].isEmpty { return true }
+        for other in hierarchyTables[table] where !hasReservedRoom(other, forObjects: 0) { return false }
+        return true
     }
 
     /// Puts `id` in a slot that ``EntityTable/reserveSlot()`` gave. The object is not indexed.
@@ -298,6 +354,10 @@ package struct Projection: Sendable {
             let inverse = schema.entity(named: relationship.destination)?.relationship(named: inverseName)
         else { return true }
         if relationship.isToMany != inverse.isToMany { return !relationship.isToMany }
-        return (entity.name, relationship.name) <= (relationship.destination, inverse.name)
+        // In a model hierarchy, the entities at its roots: a subentity's inherited relationship
+        // is recorded where its superentity's is, and a pair is recorded on one side whichever
+        // subentities its two objects are of.
+        return (schema.rootEntityName(of: entity.name), relationship.name)
+            <= (schema.rootEntityName(of: relationship.destination), inverse.name)
     }
 }

@@ -1,18 +1,15 @@
 extension Schema {
     /// Checks the model hierarchies: every superentity is in the schema, no entity inherits
-    /// from itself, a subentity has every attribute of its superentity, and no entity of a
-    /// hierarchy has relationships or unique constraints, nor is one the destination of a
-    /// relationship.
+    /// from itself, and a subentity has every attribute and relationship of its superentity.
     ///
     /// Each entity of a hierarchy is stored in a table of its own, which is what a fetch of a
-    /// superentity reads together. A unique constraint would then hold in one table only, and a
-    /// relationship would lead to one table only: rather than store either wrongly, the schema
-    /// is refused with a message that names the entity and the property.
+    /// superentity reads together; a relationship whose destination has subentities holds
+    /// objects of any of their tables, and a unique constraint of an entity with subentities
+    /// holds across all their tables.
     ///
     /// - Throws: ``SchemaError/Code/invalidInheritance``.
     func validateHierarchy() throws(SchemaError) {
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var inHierarchy: Set<String> = []
         for entity in entities {
             guard let superName = entity.superentityName else { continue }
             guard let superentity = byName[superName] else {
@@ -39,36 +36,38 @@ extension Schema {
                     property: attribute.name
                 )
             }
-            inHierarchy.insert(entity.name)
-            inHierarchy.insert(superName)
-        }
-        for entity in entities where inHierarchy.contains(entity.name) {
-            if let relationship = entity.relationships.first {
+            for relationship in superentity.relationships where entity.relationship(named: relationship.name) == nil {
                 throw SchemaError(
                     .invalidInheritance,
-                    "Relationships of an entity in a model hierarchy are not supported yet",
-                    entity: entity.name,
-                    property: relationship.name
-                )
-            }
-            if let unique = entity.uniqueProperties.first ?? entity.uniquenessConstraints.first?.first {
-                throw SchemaError(
-                    .invalidInheritance,
-                    "Unique constraints in a model hierarchy are not supported yet",
-                    entity: entity.name,
-                    property: unique
-                )
-            }
-        }
-        for entity in entities {
-            for relationship in entity.relationships where inHierarchy.contains(relationship.destination) {
-                throw SchemaError(
-                    .invalidInheritance,
-                    "A relationship to '\(relationship.destination)', an entity in a model hierarchy, is not supported yet",
+                    "The subentity of '\(superName)' lacks its relationship '\(relationship.name)'",
                     entity: entity.name,
                     property: relationship.name
                 )
             }
         }
+    }
+
+    /// The entity at the root of the hierarchy `name` is in: `name` itself for an entity with
+    /// no superentity (or one the schema does not have).
+    func rootEntityName(of name: String) -> String {
+        var root = name
+        var seen: Set<String> = [name]
+        while let superName = entity(named: root)?.superentityName, entity(named: superName) != nil,
+            seen.insert(superName).inserted
+        {
+            root = superName
+        }
+        return root
+    }
+
+    /// Whether the entity `name` is a subentity of `ancestor`, at any depth.
+    func inherits(_ name: String, from ancestor: String) -> Bool {
+        var seen: Set<String> = [name]
+        var current = name
+        while let superName = entity(named: current)?.superentityName, seen.insert(superName).inserted {
+            if superName == ancestor { return true }
+            current = superName
+        }
+        return false
     }
 }

@@ -14,6 +14,22 @@ private struct RelationshipReference: Hashable, CustomStringConvertible {
 /// relationship's inverse filled in.
 func resolveInverses(_ declared: [DeclaredEntity]) throws(SchemaError) -> [Schema.Entity] {
     let entities = declared.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    // A subentity's inherited relationships are its superentity's: they are paired once, where
+    // they are declared, and each subentity takes the pairing of the entity that declares them.
+    let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    func declaringEntity(of name: String, in entity: DeclaredEntity) -> String {
+        var declaring = entity.name
+        var seen: Set<String> = [entity.name]
+        var current = entity
+        while let superName = current.superentityName, seen.insert(superName).inserted,
+            let superentity = byName[superName],
+            superentity.relationships.contains(where: { $0.relationship.name == name })
+        {
+            declaring = superName
+            current = superentity
+        }
+        return declaring
+    }
     var relationships: [RelationshipReference: DeclaredRelationship] = [:]
     var order: [RelationshipReference] = []
     var attributeNames: Set<RelationshipReference> = []
@@ -24,7 +40,8 @@ func resolveInverses(_ declared: [DeclaredEntity]) throws(SchemaError) -> [Schem
         let sorted = entity.relationships.sorted {
             $0.relationship.name.utf8.lexicographicallyPrecedes($1.relationship.name.utf8)
         }
-        for declaredRelationship in sorted {
+        for declaredRelationship in sorted
+        where declaringEntity(of: declaredRelationship.relationship.name, in: entity) == entity.name {
             let reference = RelationshipReference(entity: entity.name, name: declaredRelationship.relationship.name)
             relationships[reference] = declaredRelationship
             order.append(reference)
@@ -110,7 +127,8 @@ func resolveInverses(_ declared: [DeclaredEntity]) throws(SchemaError) -> [Schem
     return entities.map { entity in
         let resolved = entity.relationships.map { declaredRelationship in
             var relationship = declaredRelationship.relationship
-            let reference = RelationshipReference(entity: entity.name, name: relationship.name)
+            let declaring = declaringEntity(of: relationship.name, in: entity)
+            let reference = RelationshipReference(entity: declaring, name: relationship.name)
             relationship.inverseName = inverses[reference]?.name
             return relationship
         }
@@ -263,7 +281,11 @@ extension Schema {
             for relationship in entity.relationships {
                 guard let inverseName = relationship.inverseName else { continue }
                 let other = self.entity(named: relationship.destination)?.relationship(named: inverseName)
-                guard let other, other.destination == entity.name, other.inverseName == relationship.name else {
+                // A subentity's inherited relationship has the inverse of its superentity's, which
+                // points back to the superentity.
+                guard let other, other.inverseName == relationship.name,
+                    other.destination == entity.name || inherits(entity.name, from: other.destination)
+                else {
                     throw SchemaError(
                         .invalidInverse,
                         "The inverse \(relationship.destination).\(inverseName) does not point back",

@@ -107,8 +107,8 @@ public struct Schema: Sendable {
             for (_, type) in types {
                 declared.append(try declaredEntity(of: type))
             }
-            // Hierarchies first: an inherited relationship would make inverses ambiguous, where
-            // the error to report is that relationships in hierarchies are not supported.
+            // Hierarchies first: pairing inverses takes a subentity's inherited relationships
+            // from its superentity, which must then be in the schema and not be its own ancestor.
             let unresolved = declared.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.map { entity in
                 Entity(
                     name: entity.name,

@@ -95,9 +95,8 @@ public struct SchemaError: Error, Sendable, CustomStringConvertible {
         /// A model was materialised from a different number of values than it has properties.
         public static let valueCountMismatch = Code(.valueCountMismatch)
         /// A model hierarchy Logbook cannot store: a superentity the schema does not have, a
-        /// cycle, a subentity without an inherited property, or a hierarchy with relationships
-        /// or unique constraints, which this version does not support. The message names the
-        /// entity and what is unsupported.
+        /// cycle, or a subentity without an inherited attribute or relationship. The message
+        /// names the entity and the property.
         public static let invalidInheritance = Code(.invalidInheritance)
 
         public var description: String { value.rawValue }

@@ -129,6 +129,58 @@ struct InheritanceSchemaTests {
         }
     }
 
+    @Test func aSubentityLackingAnInheritedRelationshipIsRefused() throws {
+        #expect {
+            try Schema(
+                entities: [
+                    Schema.Entity(
+                        name: "Trip",
+                        attributes: [],
+                        relationships: [Schema.Relationship(name: "stops", destination: "Stop", isToMany: true)]
+                    ),
+                    Schema.Entity(name: "Stop", attributes: [], relationships: []),
+                    Schema.Entity(name: "BusinessTrip", attributes: [], relationships: [], superentityName: "Trip"),
+                ],
+                version: Schema.Version(1, 0, 0)
+            )
+        } throws: { error in
+            let error = try #require(error as? SchemaError)
+            return error.code == .invalidInheritance && error.entity == "BusinessTrip" && error.property == "stops"
+                && error.message == "The subentity of 'Trip' lacks its relationship 'stops'"
+        }
+    }
+
+    @Test func aSubentityInheritsItsSuperentitysInverse() throws {
+        let schema = try Schema(
+            entities: [
+                Schema.Entity(
+                    name: "Trip",
+                    attributes: [],
+                    relationships: [
+                        Schema.Relationship(name: "stops", destination: "Stop", isToMany: true, inverseName: "trip")
+                    ]
+                ),
+                Schema.Entity(
+                    name: "Stop",
+                    attributes: [],
+                    relationships: [
+                        Schema.Relationship(name: "trip", destination: "Trip", isToMany: false, inverseName: "stops")
+                    ]
+                ),
+                Schema.Entity(
+                    name: "BusinessTrip",
+                    attributes: [],
+                    relationships: [
+                        Schema.Relationship(name: "stops", destination: "Stop", isToMany: true, inverseName: "trip")
+                    ],
+                    superentityName: "Trip"
+                ),
+            ],
+            version: Schema.Version(1, 0, 0)
+        )
+        #expect(schema.entity(named: "BusinessTrip")?.relationship(named: "stops")?.inverseName == "trip")
+    }
+
     @Test func aCycleOfSuperentitiesIsRefused() throws {
         #expect {
             try Schema(
