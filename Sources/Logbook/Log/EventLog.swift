@@ -361,7 +361,7 @@ package final class EventLog: Sendable {
     ///
     /// - Throws: ``LogbookError/Code/unsupported`` for a store kept in a database server;
     ///   what ``CompactionBase/replace()`` throws. The writer stays usable after a failure.
-    package func replaceHistory(through horizon: UInt64, with events: [CompactionBase.Event]) throws(LogbookError) {
+    func replaceHistory(through horizon: UInt64, with events: [CompactionBase.Event]) throws(LogbookError) {
         try state.withLock { (state) throws(LogbookError) in
             if let failure = state.failure { throw failure }
             guard state.lock != nil else {

@@ -19,7 +19,7 @@ extension Projection {
     /// an update after the inserts.
     ///
     /// - Throws: ``LogbookError`` for damage in the log, or an event that does not decode.
-    package static func compactionBase(_ reader: LogReader, through horizon: UInt64) throws -> [CompactionBase.Event] {
+    static func compactionBase(_ reader: LogReader, through horizon: UInt64) throws -> [CompactionBase.Event] {
         let records = try RecordedSchemas.scan(reader, through: horizon)
         var metadata: [CompactionBase.Event] = []
         guard let latest = records.last else {
