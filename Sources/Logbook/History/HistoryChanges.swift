@@ -126,10 +126,12 @@ public struct HistoryChanges: AsyncSequence, Sendable {
 
         /// Refuses a token before the horizon of a deleted history, or past the end of the log.
         private func checkStart() throws {
-            if let horizon = try feed.log.horizon(), position < horizon {
+            let horizon = try feed.log.horizon()
+            if let horizon, position < horizon {
                 throw LogbookError.historyDeleted(after: position, horizon: horizon, store: feed.log.directory)
             }
-            guard position > 0 else { return }
+            // The horizon's token ends the base's last batch: it exists.
+            guard position > 0, position != horizon else { return }
             var probe = feed.log.batches(from: position)
             if try probe.next() == nil {
                 throw LogbookError(

@@ -32,8 +32,11 @@ extension ModelContext {
     ///   as of a token; ``LogbookError/Code/unsupported`` for a store kept in PostgreSQL or a
     ///   container of several configurations; ``LogbookError/Code/invalidArgument`` for an
     ///   in-memory store or a predicate that reads `changes`; ``LogbookError/Code/corruption``
-    ///   for damage in the log; ``LogbookError/Code/io`` when a system call fails. The store is
-    ///   left as it was, but for its checkpoints, when it throws.
+    ///   for damage in the log; ``LogbookError/Code/io`` when a system call fails, and the
+    ///   store is left as it was but for its checkpoints and durable record;
+    ///   ``LogbookError/Code/writerFailed`` when the base was renamed into place but the
+    ///   directory could not be flushed: the container accepts no more saves, and a reopened
+    ///   store has either its whole history or the base.
     /// - Complexity: O(*n*) in the size of the log up to the horizon, which is replayed.
     public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
         _ = try historyReader()

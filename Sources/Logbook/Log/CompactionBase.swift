@@ -40,6 +40,9 @@ struct CompactionBase {
     /// Where a switch put the batches that the writer may name: the base's last batch, and the
     /// batches copied from the file that held the horizon.
     struct Outcome {
+        /// A failure after the commit: the directory holding the base's name could not be
+        /// synced, so whether the switch survives a crash is not known.
+        var problem: LogbookError?
         var path: String
         var firstSequence: UInt64
         /// The last base batch: its offset in the base and its checksum.
@@ -83,9 +86,24 @@ struct CompactionBase {
             _ = syscalls.unlink(temporary)
             throw LogbookError.system("rename", path: path, errno)
         }
-        try SegmentDirectory.syncDirectory(directory, syscalls: syscalls)
-        try Self.removeReplaced(in: directory, syscalls: syscalls)
+        // Committed: what fails from here on cannot undo the switch.
+        var problem: LogbookError?
+        do throws(LogbookError) {
+            try SegmentDirectory.syncDirectory(directory, syscalls: syscalls)
+        } catch {
+            problem = error
+        }
+        do throws(LogbookError) {
+            try Self.removeReplaced(in: directory, syscalls: syscalls)
+        } catch {
+            // Readers ignore the files; the next open for writing removes them.
+            configuration.logger.warning(
+                "could not remove the files a compaction base replaced",
+                metadata: ["store": "\(directory)", "error": "\(error)"]
+            )
+        }
         return Outcome(
+            problem: problem,
             path: path,
             firstSequence: first,
             lastBaseBatch: (framesSize - Int64(frames.last?.count ?? 0), lastChecksum),

@@ -386,6 +386,19 @@ package final class EventLog: Sendable {
                 state.segment?.close()
                 state.segment = nil
             }
+            if let problem = outcome.problem {
+                // As after a failed flush: whether the base or the old segments survive a crash
+                // is not known, so this writer stops.
+                let failure = LogbookError(
+                    .writerFailed,
+                    "the history up to token \(horizon) was replaced by a base whose name could not be flushed to disk; this writer accepts no more appends; reopen the store",
+                    path: outcome.path,
+                    sequence: horizon,
+                    cause: problem
+                )
+                state.failure = failure
+                throw failure
+            }
             // The last batch may have moved into the base: the next durable record names it there.
             if let last = state.lastBatch {
                 if last.sequence == horizon {
