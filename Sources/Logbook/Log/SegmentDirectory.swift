@@ -99,7 +99,8 @@ package enum SegmentDirectory {
                     logs.append(SegmentFile(path: join(directory, name), firstSequence: first))
                 }
             } else if let range = baseRange(ofFileName: name) {
-                bases.append(SegmentFile(path: join(directory, name), firstSequence: range.first, horizon: range.horizon))
+                let base = SegmentFile(path: join(directory, name), firstSequence: range.first, horizon: range.horizon)
+                bases.append(base)
             } else if name.hasSuffix(LogFormat.baseExtension + LogFormat.temporarySuffix)
                 || name == fileName(forFirstSequence: 0) + LogFormat.temporarySuffix
             {
