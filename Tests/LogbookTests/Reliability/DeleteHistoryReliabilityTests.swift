@@ -117,6 +117,7 @@ struct DeleteHistoryReliabilityTests {
             }
             try FileManager.default.removeItem(at: store)
         }
+        print("deleteHistory power loss (\(mode)): \(calls) points")
     }
 
     @Test func everyFaultAtEveryPointLeavesTheWholeHistoryOrTheBase() throws {
@@ -150,5 +151,6 @@ struct DeleteHistoryReliabilityTests {
             }
         }
         #expect(cases >= points.count)
+        print("deleteHistory fault matrix: \(points.count) points, \(cases) cases")
     }
 }
