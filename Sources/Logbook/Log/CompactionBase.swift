@@ -76,7 +76,6 @@ struct CompactionBase {
             defer { file.close() }
             tailEnd = try file.size()
         }
-        try writeFence(layout)
         try removeCaches()
         let name = SegmentDirectory.baseFileName(first: first, horizon: horizon)
         let path = SegmentDirectory.join(directory, name)
@@ -117,9 +116,12 @@ struct CompactionBase {
     /// syncs the directory: what an open for writing does to finish a switch.
     ///
     /// - Returns: The paths removed.
+    /// Writes the fence first when a base has none.
     @discardableResult
     static func removeReplaced(in directory: String, syscalls: any Syscalls) throws(LogbookError) -> [String] {
-        let replaced = try SegmentDirectory.layout(in: directory, syscalls: syscalls).replaced
+        let layout = try SegmentDirectory.layout(in: directory, syscalls: syscalls)
+        if layout.horizon != nil, layout.fence == nil { try writeFence(in: directory, syscalls: syscalls) }
+        let replaced = layout.replaced
         guard !replaced.isEmpty else { return [] }
         for path in replaced {
             if case .failure(let errno) = syscalls.unlink(path), errno != .noEntry {
@@ -201,9 +203,9 @@ struct CompactionBase {
         return (frames, lastChecksum)
     }
 
-    /// Writes the fence unless the store has one.
-    private func writeFence(_ layout: SegmentDirectory.Layout) throws(LogbookError) {
-        guard layout.fence == nil else { return }
+    /// Writes the fence: a segment named by sequence 0 whose one batch header is of a version
+    /// that releases before compaction bases refuse.
+    private static func writeFence(in directory: String, syscalls: any Syscalls) throws(LogbookError) {
         var bytes = [UInt8](repeating: 0, count: LogFormat.headerSize)
         let header = BatchHeader(
             version: LogFormat.fenceVersion,

@@ -93,11 +93,7 @@ package enum SegmentDirectory {
         var layout = Layout(segments: [], replaced: [])
         for name in names {
             if let first = firstSequence(ofFileName: name) {
-                if first == 0 {
-                    layout.fence = join(directory, name)
-                } else {
-                    logs.append(SegmentFile(path: join(directory, name), firstSequence: first))
-                }
+                logs.append(SegmentFile(path: join(directory, name), firstSequence: first))
             } else if let range = baseRange(ofFileName: name) {
                 let base = SegmentFile(path: join(directory, name), firstSequence: range.first, horizon: range.horizon)
                 bases.append(base)
@@ -111,8 +107,10 @@ package enum SegmentDirectory {
             layout.segments = logs.sorted()
             return layout
         }
+        // Beside a base, the segment named by sequence 0 is the fence.
+        layout.fence = logs.first { $0.firstSequence == 0 }?.path
         layout.replaced += bases.filter { $0 != base }.map(\.path)
-        layout.replaced += logs.filter { $0.firstSequence <= horizon }.map(\.path)
+        layout.replaced += logs.filter { $0.firstSequence <= horizon && $0.firstSequence > 0 }.map(\.path)
         layout.segments = [base] + logs.filter { $0.firstSequence > horizon }.sorted()
         return layout
     }
