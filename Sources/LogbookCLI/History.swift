@@ -39,7 +39,14 @@ extension LogbookCommand {
             let upcaster = records.last.map { latest in
                 Upcaster(to: latest.schema, history: records.dropLast().map(\.schema))
             }
-            var cursor = reader.batches(from: after ?? 1)
+            // After a deleted history, the transactions after the horizon are all there is.
+            let horizon = try reader.horizon() ?? 0
+            if let after, after < horizon {
+                throw CLIError(
+                    "the history after token \(after) was deleted: the history of \(options.store) starts after token \(horizon), the horizon"
+                )
+            }
+            var cursor = reader.batches(from: max(after ?? 0, horizon) + 1)
             var output = HistoryPrinter(format: format)
             defer { output.flush() }
             var first = true

@@ -53,6 +53,9 @@ extension LogbookCommand {
             print("events:    \(report.events)")
             if let first = report.firstSequence, let last = report.lastSequence {
                 print("sequence:  \(first)...\(last)")
+                if let horizon = segments.first?.horizon {
+                    print("history:   deleted up to token \(horizon) (events \(first)...\(horizon) are its base)")
+                }
             } else {
                 print("sequence:  empty")
             }

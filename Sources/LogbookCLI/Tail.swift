@@ -35,7 +35,9 @@ extension LogbookCommand {
             let reader = LogReader(directory: options.store)
             let report = try LogVerifier.verify(directory: options.store)
             let last = report.lastSequence ?? 0
-            let start = last >= UInt64(max(lines, 0)) ? last - UInt64(max(lines, 0)) + 1 : 1
+            // The events of a compaction base are no history: the tail starts after its horizon.
+            let horizon = try reader.horizon() ?? 0
+            let start = max(last >= UInt64(max(lines, 0)) ? last - UInt64(max(lines, 0)) + 1 : 1, horizon + 1)
             var versions = Dictionary(
                 try RecordedSchemas.scan(reader).map { ($0.number, "\($0.version)") },
                 uniquingKeysWith: { $1 }

@@ -42,7 +42,8 @@ extension ModelContainer {
                 sequence: token.sequence
             )
         }
-        guard let reader = store.reader else { return }
+        // The horizon of a deleted history ends the base's last batch.
+        guard let reader = store.reader, try reader.horizon() != token.sequence else { return }
         var cursor = reader.batches(from: token.sequence)
         if let batch = try cursor.next(), batch.lastSequence != token.sequence {
             throw LogbookError(

@@ -95,6 +95,7 @@ import Foundation
 ///
 /// ### Reading history
 /// - ``fetchHistory(_:)``
+/// - ``deleteHistory(_:)``
 public final class ModelContext {
     /// The container whose store the context reads and writes.
     public let container: ModelContainer

@@ -173,8 +173,11 @@ final class Store: Sendable {
             if (!configuration.allowsSave || configuration.asOf != nil) && configuration.externalLog == nil {
                 // A read-only store: no lock, no recovery, nothing written (see ReadOnlyStore).
                 let reader = LogReader(directory: directory, syscalls: configuration.syscalls)
-                _ = try reader.segments()
+                let horizon = try reader.horizon()
                 let limit = configuration.asOf?.sequence
+                if let limit, let horizon, limit < horizon {
+                    throw LogbookError.historyDeleted(after: limit, horizon: horizon, store: directory)
+                }
                 self.sink = limit.map { .snapshot(reader, at: $0) } ?? .follower(reader)
                 self.saveSignal = SaveSignal.shared(for: directory)
                 self.location = directory

@@ -50,6 +50,7 @@ public struct LogbookError: Error, Sendable, CustomStringConvertible {
             case conflict
             case invalidConfiguration
             case unsupported
+            case historyDeleted
         }
 
         private let value: Value
@@ -103,6 +104,10 @@ public struct LogbookError: Error, Sendable, CustomStringConvertible {
         /// of a container of several stores, whose tokens each belong to one store. The message
         /// says what to do instead.
         public static let unsupported = Code(.unsupported)
+        /// The history a token or an as-of read needs was deleted
+        /// (``ModelContext/deleteHistory(_:)``): the message names the token and the horizon, the
+        /// token of the last transaction deleted. Read on from the horizon's token or a later one.
+        public static let historyDeleted = Code(.historyDeleted)
 
         public var description: String { value.rawValue }
 
@@ -186,7 +191,20 @@ extension LogbookError {
     public static let invalidConfiguration = Code.invalidConfiguration
     /// See ``Code/unsupported``.
     public static let unsupported = Code.unsupported
+    /// See ``Code/historyDeleted``.
+    public static let historyDeleted = Code.historyDeleted
 
+    /// The error for a read that needs the history after `position` from a store whose history
+    /// was deleted up to and including `horizon`.
+    static func historyDeleted(after position: UInt64, horizon: UInt64, store: String) -> LogbookError {
+        let from = position == 0 ? "from the beginning" : "after token \(position)"
+        return LogbookError(
+            .historyDeleted,
+            "the history \(from) was deleted: the store's history starts after token \(horizon), the horizon; read on from token \(horizon) or later",
+            path: store,
+            sequence: horizon
+        )
+    }
     /// An error for a failed system call, naming the call and the path.
     static func system(_ call: String, path: String, _ errno: Errno, offset: Int64? = nil) -> LogbookError {
         LogbookError(.io, "\(call) failed", path: path, offset: offset, cause: errno)

@@ -30,7 +30,9 @@ extension ModelContainer {
     /// ``LogbookError/Code/unsupported``. Follow each store's through
     /// ``container(forConfigurationNamed:)``.
     ///
-    /// - Returns: The feed. Iterating it throws ``LogbookError/Code/invalidArgument`` for an
+    /// - Returns: The feed. Iterating it throws ``LogbookError/Code/historyDeleted`` for a
+    ///   token before the horizon of a deleted history (or `nil` once history was deleted),
+    ///   ``LogbookError/Code/invalidArgument`` for an
     ///   in-memory store or a token past the end of the log, ``LogbookError/Code/unsupported``
     ///   for a container of several configurations, and ``LogbookError/Code/corruption``
     ///   for damage in the log.
@@ -122,9 +124,14 @@ public struct HistoryChanges: AsyncSequence, Sendable {
             return nil
         }
 
-        /// Refuses a token past the end of the log.
+        /// Refuses a token before the horizon of a deleted history, or past the end of the log.
         private func checkStart() throws {
-            guard position > 0 else { return }
+            let horizon = try feed.log.horizon()
+            if let horizon, position < horizon {
+                throw LogbookError.historyDeleted(after: position, horizon: horizon, store: feed.log.directory)
+            }
+            // The horizon's token ends the base's last batch: it exists.
+            guard position > 0, position != horizon else { return }
             var probe = feed.log.batches(from: position)
             if try probe.next() == nil {
                 throw LogbookError(

@@ -18,7 +18,8 @@ extension ModelContext {
     /// The history is read from the log, where every save is one batch. Changes are reported as
     /// the container's model types; events written at an older schema version are read as
     /// replay reads them (renamed attributes under their new names, removed ones left out), and
-    /// changes to entities the container has no model type for are left out.
+    /// changes to entities the container has no model type for are left out. After
+    /// ``deleteHistory(_:)``, the transactions that remain are those after the horizon.
     ///
     /// - Parameter descriptor: Which transactions, in which order, how many.
     /// - Returns: The transactions, oldest first unless the descriptor sorts them.
@@ -40,9 +41,9 @@ extension ModelContext {
         if let predicate = descriptor.predicate { try HistoryPredicateCheck.check(predicate, store: store.location) }
         let limit = descriptor.sortBy.isEmpty ? descriptor.fetchLimit : nil
         var transactions: [DefaultHistoryTransaction] = []
-        var cursor = (store.log?.reader() ?? LogReader(directory: store.location)).batches(
-            from: LogFormat.firstSequence
-        )
+        let log = store.log?.reader() ?? LogReader(directory: store.location)
+        // After a deleted history, what remains: the transactions after the horizon.
+        var cursor = log.batches(from: (try log.horizon() ?? 0) + 1)
         while let batch = try cursor.next() {
             if let limit, transactions.count >= limit { break }
             // A store opened as of a token has no history after it.

@@ -62,7 +62,10 @@ package final class EventLog: Sendable {
         var segment: SystemFile?
         do throws(LogbookError) {
             recovery = try Recovery.recover(directory: directory, configuration: configuration)
-            if let last = recovery.lastSegment {
+            // A switch to a compaction base cut short is finished: the files it replaced go.
+            try CompactionBase.removeReplaced(in: directory, syscalls: syscalls)
+            // A base is never appended to: the next append starts a segment.
+            if let last = recovery.lastSegment, last.horizon == nil {
                 segment = try SegmentDirectory.open(last, writable: true, syscalls: syscalls)
             }
         } catch {
@@ -350,6 +353,74 @@ package final class EventLog: Sendable {
             }
             _ = try write(frame, header, into: &state)
             return header
+        }
+    }
+
+    /// Replaces the history up to and including `horizon` with a compaction base of `events`
+    /// (see ``CompactionBase``), with appends held back meanwhile.
+    ///
+    /// - Throws: ``LogbookError/Code/unsupported`` for a store kept in a database server;
+    ///   what ``CompactionBase/replace()`` throws. The writer stays usable after a failure.
+    func replaceHistory(through horizon: UInt64, with events: [CompactionBase.Event]) throws(LogbookError) {
+        try state.withLock { (state) throws(LogbookError) in
+            if let failure = state.failure { throw failure }
+            guard state.lock != nil else {
+                throw LogbookError(.invalidArgument, "the log of \(directory) is closed", path: directory)
+            }
+            if let external = configuration.external {
+                throw LogbookError(
+                    .unsupported,
+                    "the history of a store kept in \(external.location) is the shared log of its hosts and cannot be deleted",
+                    path: external.location
+                )
+            }
+            let base = CompactionBase(
+                directory: directory,
+                configuration: configuration,
+                horizon: horizon,
+                events: events,
+                appendSegment: state.segment == nil ? nil : (state.segmentFirstSequence, state.endOffset)
+            )
+            let outcome = try base.replace()
+            if state.segment != nil, state.segmentFirstSequence <= horizon {
+                state.segment?.close()
+                state.segment = nil
+            }
+            if let problem = outcome.problem {
+                // As after a failed flush: whether the base or the old segments survive a crash
+                // is not known, so this writer stops.
+                let failure = LogbookError(
+                    .writerFailed,
+                    "the history up to token \(horizon) was replaced by a base whose name could not be flushed to disk; this writer accepts no more appends; reopen the store",
+                    path: outcome.path,
+                    sequence: horizon,
+                    cause: problem
+                )
+                state.failure = failure
+                throw failure
+            }
+            // The last batch may have moved into the base: the next durable record names it there.
+            if let last = state.lastBatch {
+                if last.sequence == horizon {
+                    state.lastBatch = DurablePoint(
+                        sequence: horizon,
+                        checksum: outcome.lastBaseBatch.checksum,
+                        location: DurablePoint.Location(
+                            segmentFirstSequence: outcome.firstSequence,
+                            offset: outcome.lastBaseBatch.offset
+                        ),
+                        source: directory
+                    )
+                } else if let location = last.location, location.segmentFirstSequence == outcome.holderFirstSequence {
+                    state.lastBatch?.location = DurablePoint.Location(
+                        segmentFirstSequence: outcome.firstSequence,
+                        offset: outcome.copiedTo + location.offset - outcome.copiedFrom
+                    )
+                }
+            }
+            state.recorded = nil
+            state.bytesSinceRecord = 0
+            state.appendsSinceRecord = state.lastBatch == nil ? 0 : 1
         }
     }
 

@@ -80,6 +80,15 @@ enum LogFormat {
     static let segmentNameDigits = 20
     /// The extension of a segment file.
     static let segmentExtension = ".log"
+    /// The extension of a compaction base, named `<first>-<horizon>.base` (see `OnDiskFormat`).
+    static let baseExtension = ".base"
+    /// The suffix of a file being written that readers ignore.
+    static let temporarySuffix = ".tmp"
+    /// The batch format version of the fence's header: never written for a batch, so that a
+    /// release that reads up to version 5 refuses a store whose history was deleted.
+    static let fenceVersion: UInt16 = 6
+    /// The most events in one batch of a compaction base.
+    static let baseBatchEvents = 4_096
     /// The name of the lock file a writer holds.
     static let lockFileName = "LOCK"
     /// The hard ceiling on a batch's uncompressed or stored length, whatever the configuration.

@@ -47,6 +47,12 @@ package struct LogReader: Sendable {
         BatchCursor(reader: self, from: 1, through: sequence, onlySchemaRecords: true)
     }
 
+    /// The horizon of the store's history: the token of the last transaction deleted, or `nil`
+    /// when none was (see `OnDiskFormat`, Compaction base).
+    package func horizon() throws(LogbookError) -> UInt64? {
+        try SegmentDirectory.layout(in: directory, syscalls: syscalls).horizon
+    }
+
     /// The segment files of the store, in order.
     package func segments() throws(LogbookError) -> [SegmentFile] {
         try SegmentDirectory.segments(in: directory, syscalls: syscalls)
@@ -56,7 +62,7 @@ package struct LogReader: Sendable {
 /// Iterates the batches of a store in sequence order. See ``LogReader``.
 package struct BatchCursor {
     private let reader: LogReader
-    private let start: UInt64
+    private var start: UInt64
     /// The cursor ends before a batch that starts after this sequence number.
     private let last: UInt64
     private let onlySchemaRecords: Bool
@@ -108,8 +114,13 @@ package struct BatchCursor {
         incompleteTail = nil
         if current == nil {
             if let resume {
-                try open(resume.segment, at: resume.offset)
-                expected = resume.nextSequence
+                do throws(LogbookError) {
+                    try open(resume.segment, at: resume.offset)
+                    expected = resume.nextSequence
+                } catch {
+                    // Gone since: replaced by a compaction base, or damage.
+                    guard try resumeAfterReplacement(resume, error) else { return nil }
+                }
             } else {
                 guard try openSegment(containing: start) else { return nil }
             }
@@ -170,8 +181,30 @@ package struct BatchCursor {
         return nil
     }
 
+    /// Goes on from `point` in the file that holds it now, after a compaction base replaced
+    /// the segment it was in; throws ``LogbookError/Code/historyDeleted`` when the history
+    /// after `point` is gone, and `error` when no base replaced the segment.
+    private mutating func resumeAfterReplacement(
+        _ point: ResumePoint,
+        _ error: LogbookError
+    ) throws(LogbookError) -> Bool {
+        guard let horizon = try reader.horizon() else { throw error }
+        guard point.nextSequence > horizon else {
+            throw LogbookError.historyDeleted(after: point.nextSequence - 1, horizon: horizon, store: reader.directory)
+        }
+        resume = nil
+        start = max(start, point.nextSequence)
+        return try openSegment(containing: point.nextSequence)
+    }
+
     private mutating func openSegment(containing sequence: UInt64) throws(LogbookError) -> Bool {
-        let segments = try reader.segments()
+        let layout = try SegmentDirectory.layout(in: reader.directory, syscalls: reader.syscalls)
+        // A base stands for the whole history up to its horizon: it is read from the start
+        // of the log, and a reader that needs the events between is refused.
+        if let horizon = layout.horizon, sequence > LogFormat.firstSequence, sequence <= horizon {
+            throw LogbookError.historyDeleted(after: sequence - 1, horizon: horizon, store: reader.directory)
+        }
+        let segments = layout.segments
         guard let segment = segments.last(where: { $0.firstSequence <= sequence }) ?? segments.first else {
             return false
         }
@@ -185,6 +218,20 @@ package struct BatchCursor {
 
     private mutating func moveTo(_ next: SegmentFile) throws(LogbookError) {
         if let expected, next.firstSequence != expected {
+            // The segment read was replaced by a compaction base meanwhile: go on in the base
+            // when the history needed is still there.
+            if let horizon = try reader.horizon() {
+                guard expected > horizon else {
+                    throw LogbookError.historyDeleted(after: expected - 1, horizon: horizon, store: reader.directory)
+                }
+                let segments = try reader.segments()
+                if let holder = segments.last(where: { $0.firstSequence <= expected }) {
+                    start = max(start, expected)
+                    self.expected = nil
+                    try open(holder)
+                    return
+                }
+            }
             throw LogDamage(
                 segment: next.path,
                 offset: 0,

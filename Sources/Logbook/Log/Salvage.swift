@@ -228,6 +228,9 @@ private struct SalvageScan {
         _ segments: [SegmentFile],
         append: (BatchPayload) throws(LogbookError) -> Void
     ) throws(LogbookError) {
+        // A store whose history was deleted starts with its base, whose events are numbered up
+        // to the horizon: the copy numbers them from 1 like any other (see `OnDiskFormat`).
+        if let base = segments.first, base.horizon != nil { expected = base.firstSequence }
         for (index, segment) in segments.enumerated() {
             report.segments += 1
             run = nil

@@ -7,9 +7,15 @@ import Darwin
 #endif
 
 /// A segment file: its path and the sequence number of its first event, taken from its name.
+///
+/// A compaction base (`<first>-<horizon>.base`, see `OnDiskFormat`) is listed as a segment too,
+/// with its ``horizon``.
 package struct SegmentFile: Hashable, Sendable, Comparable {
     package var path: String
     package var firstSequence: UInt64
+    /// For a compaction base, the last sequence number of its base events: the history up to
+    /// and including it was deleted. `nil` for a segment.
+    package var horizon: UInt64? = nil
 
     package static func < (lhs: SegmentFile, rhs: SegmentFile) -> Bool {
         lhs.firstSequence < rhs.firstSequence
@@ -37,18 +43,82 @@ package enum SegmentDirectory {
         return UInt64(digits)
     }
 
-    /// The segment files of a store, in sequence order.
-    package static func segments(in directory: String, syscalls: any Syscalls) throws(LogbookError) -> [SegmentFile] {
+    /// The file name of a compaction base whose events are `first ... horizon`.
+    package static func baseFileName(first: UInt64, horizon: UInt64) -> String {
+        func padded(_ value: UInt64) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: LogFormat.segmentNameDigits - digits.count) + digits
+        }
+        return padded(first) + "-" + padded(horizon) + LogFormat.baseExtension
+    }
+
+    /// The first sequence number and horizon a base file name stands for, or `nil` if the name
+    /// is not a base's.
+    package static func baseRange(ofFileName name: String) -> (first: UInt64, horizon: UInt64)? {
+        guard name.hasSuffix(LogFormat.baseExtension) else { return nil }
+        let parts = name.dropLast(LogFormat.baseExtension.count).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+            parts.allSatisfy({ $0.count == LogFormat.segmentNameDigits && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+            ),
+            let first = UInt64(parts[0]), let horizon = UInt64(parts[1]), first >= 1, first <= horizon
+        else { return nil }
+        return (first, horizon)
+    }
+
+    /// The files of a store directory, sorted out: the segments to read, in sequence order (the
+    /// newest base first, when there is one), and the files a deleted history replaced.
+    package struct Layout: Sendable {
+        package var segments: [SegmentFile]
+        /// Segments and older bases the newest base replaced, and temporary files of a switch
+        /// cut short: ignored by readers, removed by the next writer.
+        package var replaced: [String]
+        /// The fence's path, when the store has one.
+        package var fence: String?
+        /// The horizon of the newest base, if any.
+        package var horizon: UInt64? { segments.first?.horizon }
+    }
+
+    /// The files of a store directory (see ``Layout``).
+    package static func layout(in directory: String, syscalls: any Syscalls) throws(LogbookError) -> Layout {
+        let names: [String]
         switch syscalls.listDirectory(directory) {
-        case .success(let names):
-            return names.compactMap { name in
-                firstSequence(ofFileName: name).map { SegmentFile(path: join(directory, name), firstSequence: $0) }
-            }.sorted()
+        case .success(let listed): names = listed
         case .failure(let errno) where errno == .noEntry:
             throw LogbookError(.notAStore, "no store at this path", path: directory, cause: errno)
         case .failure(let errno):
             throw LogbookError.system("opendir", path: directory, errno)
         }
+        var logs: [SegmentFile] = []
+        var bases: [SegmentFile] = []
+        var layout = Layout(segments: [], replaced: [])
+        for name in names {
+            if let first = firstSequence(ofFileName: name) {
+                logs.append(SegmentFile(path: join(directory, name), firstSequence: first))
+            } else if let range = baseRange(ofFileName: name) {
+                let base = SegmentFile(path: join(directory, name), firstSequence: range.first, horizon: range.horizon)
+                bases.append(base)
+            } else if name.hasSuffix(LogFormat.baseExtension + LogFormat.temporarySuffix)
+                || name == fileName(forFirstSequence: 0) + LogFormat.temporarySuffix
+            {
+                layout.replaced.append(join(directory, name))
+            }
+        }
+        guard let base = bases.max(by: { ($0.horizon ?? 0) < ($1.horizon ?? 0) }), let horizon = base.horizon else {
+            layout.segments = logs.sorted()
+            return layout
+        }
+        // Beside a base, the segment named by sequence 0 is the fence.
+        layout.fence = logs.first { $0.firstSequence == 0 }?.path
+        layout.replaced += bases.filter { $0 != base }.map(\.path)
+        layout.replaced += logs.filter { $0.firstSequence <= horizon && $0.firstSequence > 0 }.map(\.path)
+        layout.segments = [base] + logs.filter { $0.firstSequence > horizon }.sorted()
+        return layout
+    }
+
+    /// The segment files of a store, in sequence order: after a deleted history, its base first
+    /// and the segments after it (see ``layout(in:syscalls:)``).
+    package static func segments(in directory: String, syscalls: any Syscalls) throws(LogbookError) -> [SegmentFile] {
+        try layout(in: directory, syscalls: syscalls).segments
     }
 
     /// Opens a segment file, refusing anything that is not a regular file.
