@@ -13,6 +13,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // For the plain-INSERT ceiling of `postgres-compare` only; the main package names the
+        // same version.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // liblz4, for the LZ4 reference figure (the main package's CLZ4 is not a product).
@@ -48,6 +51,22 @@ let package = Package(
                 "Sides",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // `swift run -c release postgres-compare`: Logbook stores in PostgreSQL (concurrent
+        // writers, follower lag, a second host's start) against plain prepared INSERTs and a
+        // store in a directory. The only target that links SwiftNIO.
+        .executableTarget(
+            name: "postgres-compare",
+            dependencies: [
+                "BenchmarkHarness",
+                "SampleTripsData",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logbook", package: "Logbook"),
+                .product(name: "LogbookPostgres", package: "Logbook"),
+                .product(name: "SampleTrips", package: "Logbook"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Sources/PostgresCompare"
         ),
         // `swift run -c release indexed-fetch`: range and sorted fetches with and without
         // `#Index`, on Logbook alone.

@@ -13,7 +13,7 @@ struct LogbookCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Demo.self, Info.self, Dump.self, History.self, Replay.self, Tail.self, Verify.self, Salvage.self,
-            Checkpoint.self, PruneExternal.self,
+            Checkpoint.self, PruneExternal.self, Copy.self,
             AppendLoop.self, SaveLoop.self, ExternalLoop.self,
             MeasureLog.self,
             MigrateSlowly.self, SampleStore.self, MeasureMigration.self, MeasureTrips.self, MeasureOpen.self,

@@ -24,11 +24,7 @@ enum ServerStores {
     ///   the copy's own message.
     static func localCopy(of url: String) throws -> String {
         if let made = copies.withLock({ $0[url] }) { return made }
-        guard let tool = companionTool() else {
-            throw CLIError(
-                "reading a store kept in PostgreSQL takes the logbook-postgres tool, beside logbook or on the PATH: build it with `swift build --product logbook-postgres`"
-            )
-        }
+        guard let tool = companionTool() else { throw missingCompanion("reading a store kept in PostgreSQL") }
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
         let directory = parent.appendingPathComponent("store").path
         let process = Process()
@@ -48,6 +44,39 @@ enum ServerStores {
             throw CLIError("could not copy \(url): \(line.replacingOccurrences(of: "logbook-postgres: ", with: ""))")
         }
         return directory
+    }
+
+    /// Runs `logbook-postgres` with `arguments`, its input, output and errors this process's,
+    /// and returns its exit status (2 when a signal ended it).
+    ///
+    /// - Throws: ``ExitCode`` 2, with the reason on stderr, when `logbook-postgres` cannot be
+    ///   found or started.
+    static func runCompanion(_ arguments: [String]) throws -> Int32 {
+        do {
+            guard let tool = companionTool() else {
+                throw missingCompanion("copying a store to or from PostgreSQL")
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = arguments
+            do {
+                try process.run()
+            } catch {
+                throw CLIError("could not run \(tool): \(error)")
+            }
+            process.waitUntilExit()
+            return process.terminationReason == .exit ? process.terminationStatus : ToolExit.error
+        } catch let error as CLIError {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(error.status)
+        }
+    }
+
+    /// The error when `logbook-postgres` is neither beside this executable nor on the `PATH`.
+    private static func missingCompanion(_ what: String) -> CLIError {
+        CLIError(
+            "\(what) takes the logbook-postgres tool, beside logbook or on the PATH: build it with `swift build --product logbook-postgres`"
+        )
     }
 
     /// The URL of the store a directory is a copy of, if it is one this run made.

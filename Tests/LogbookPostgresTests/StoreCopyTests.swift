@@ -173,6 +173,51 @@ struct StoreCopyTests {
         #expect(noStore.stderr.contains("names no store: add ?store=NAME"))
     }
 
+    @Test func logbookCopyRunsLogbookPostgresBothWaysAndPassesOnItsErrors() throws {
+        let socket = try TestServer.socketDirectory()
+        let source = try temporaryURL()
+        try writeDirectoryStore(source, count: 4)
+        let expected = try summary(try directoryContainer(source))
+        let store = TestServer.uniqueStore()
+        let url = "postgresql:///postgres?host=\(socket)&store=\(store)"
+        let up = try runTool(["copy", source.path, url], tool: "logbook")
+        #expect(up.status == 0, "\(up.stderr)")
+        #expect(
+            up.stdout
+                == "copied 5 batches (\(try frames(source).map(\.count).reduce(0, +)) bytes); the destination ends at sequence \(try lastSequence(source))\n"
+        )
+        #expect(up.stderr.isEmpty)
+        // The server's store holds the directory's objects, and takes a save after them.
+        let server = try TestServer.configuration()
+        let shared = try ModelContainer(
+            for: Trip.self,
+            configurations: ModelConfiguration(postgres: server, store: store)
+        )
+        #expect(try summary(shared) == expected)
+        let context = ModelContext(shared)
+        context.insert(Trip(name: "Trip on the server", destination: "Oslo", startDate: Date(), endDate: Date()))
+        try context.save()
+        // And back down, the server's save included.
+        let back = try temporaryURL()
+        let down = try runTool(["copy", url, back.path], tool: "logbook")
+        #expect(down.status == 0, "\(down.stderr)")
+        #expect(down.stdout.hasPrefix("copied 6 batches ("))
+        #expect(Array(try frames(back).prefix(5)) == (try frames(source)))
+        #expect(Set(try summary(try directoryContainer(back))) == Set(expected + ["Trip on the server@Oslo"]))
+        // A destination directory that holds a store: logbook-postgres's error and status.
+        let again = try runTool(["copy", url, back.path], tool: "logbook")
+        #expect(again.status == 2)
+        #expect(again.stdout.isEmpty)
+        #expect(again.stderr.contains("\(back.path) holds a store already: copy into a new or empty directory"))
+        // Another directory's store under the same name on the server: refused, nothing appended.
+        let other = try temporaryURL()
+        try writeDirectoryStore(other, count: 2)
+        let conflict = try runTool(["copy", other.path, url], tool: "logbook")
+        #expect(conflict.status == 2)
+        #expect(conflict.stderr.contains("holds other batches under the store name '\(store)'"))
+        #expect(try server.copy(store: store, toDirectory: try temporaryURL()).batches == 6)
+    }
+
     @Test func theLogbookToolReadsAStoreKeptInPostgreSQL() throws {
         let socket = try TestServer.socketDirectory()
         let source = try temporaryURL()
