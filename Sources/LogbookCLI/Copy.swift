@@ -19,8 +19,9 @@ extension LogbookCommand {
                 Between two directories, copies every batch of SOURCE, with its events and sequence \
                 numbers (and the value files its batches refer to), into DEST, which must not exist or be empty; the copy \
                 is written in a temporary directory beside DEST and renamed into place. SOURCE is \
-                only read and may be open in a writer. A damaged SOURCE is not copied: `logbook \
-                salvage` copies its sound part. An incomplete batch at the end (a torn write, or \
+                only read and may be open in a writer. A store whose history was deleted is \
+                copied from its base, numbered from 1, so its history tokens differ in the copy. \
+                A damaged SOURCE is not copied: `logbook salvage` copies its sound part. An incomplete batch at the end (a torn write, or \
                 one still being written) is left out, as an open would leave it.
 
                 Exit status: 0 copied; 1 the source is damaged; 2 the copy could not run (no \

@@ -35,6 +35,8 @@ struct HelpTextTests {
           checkpoint              Write a checkpoint of a store at its last save.
           prune-external          Remove the external value files no batch of a store
                                   refers to.
+          copy                    Copy a store between a directory and PostgreSQL, or
+                                  into a new directory.
 
           See 'logbook help <subcommand>' for detailed help.
 
@@ -334,11 +336,49 @@ struct HelpTextTests {
 
 
         """,
+        "copy": """
+        OVERVIEW: Copy a store between a directory and PostgreSQL, or into a new
+        directory.
+
+        When SOURCE or DEST is a PostgreSQL URL (postgresql://...), runs
+        `logbook-postgres copy SOURCE DEST` (beside logbook, or on the PATH), which
+        copies the store batch for batch, and passes on its output and exit status: the
+        logbook tool links no database driver. Into PostgreSQL the store name must be
+        new, or hold what an earlier copy of the same directory appended; into a
+        directory, the directory must be new or empty.
+
+        Between two directories, copies every batch of SOURCE, with its events and
+        sequence numbers (and the value files its batches refer to), into DEST, which
+        must not exist or be empty; the copy is written in a temporary directory beside
+        DEST and renamed into place. SOURCE is only read and may be open in a writer. A
+        store whose history was deleted is copied from its base, numbered from 1, so
+        its history tokens differ in the copy. A damaged SOURCE is not copied: `logbook
+        salvage` copies its sound part. An incomplete batch at the end (a torn write,
+        or one still being written) is left out, as an open would leave it.
+
+        Exit status: 0 copied; 1 the source is damaged; 2 the copy could not run (no
+        store, the destination holds a store, the server could not be reached, no
+        logbook-postgres); 3 copied, but an incomplete batch at the end of SOURCE was
+        left out; 64 bad arguments.
+
+        USAGE: logbook copy <source> <destination>
+
+        ARGUMENTS:
+          <source>                The store to copy: a directory, or a PostgreSQL URL.
+          <destination>           Where to copy it: a PostgreSQL URL, or a new
+                                  directory.
+
+        OPTIONS:
+          --version               Show the version.
+          -h, --help              Show help information.
+
+
+        """,
     ]
 
     @Test(arguments: [
         "logbook", "info", "dump", "history", "replay", "tail", "verify", "demo", "salvage", "checkpoint",
-        "prune-external",
+        "prune-external", "copy",
     ])
     func helpIsPinned(command: String) throws {
         let arguments = command == "logbook" ? ["--help"] : [command, "--help"]
