@@ -77,4 +77,31 @@ struct DeleteHistoryToolTests {
         #expect(!sequences.isEmpty)
         #expect(sequences.allSatisfy { $0 > horizon }, "\(tail.stdout)")
     }
+
+    @Test func tailFollowsAWriterOnAStoreWhoseHistoryWasDeletedAndThroughAnotherDeletion() throws {
+        let directory = TemporaryDirectory()
+        let (store, _) = try makeStore(directory)
+        let container = try ModelContainer(
+            for: Trip.self,
+            migrationPlan: SampleTripsMigrationPlan.self,
+            configurations: ModelConfiguration(url: URL(fileURLWithPath: store))
+        )
+        let context = ModelContext(container)
+        let (process, out) = try ToolProcess.start(["tail", store, "--follow", "-n", "1"])
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let started = readOutput(of: out, until: "After the horizon", timeout: 60)
+        #expect(started.contains("insert\tTrip#"), "\(started)")
+        context.insert(makeTrip("Followed"))
+        try context.save()
+        #expect(readOutput(of: out, until: "Followed", timeout: 60).contains("name=\"Followed\""))
+        // The writer deletes the history again, up to its last save, while the tool follows.
+        try context.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        context.insert(makeTrip("After the second deletion"))
+        try context.save()
+        let seen = readOutput(of: out, until: "After the second deletion", timeout: 60)
+        #expect(seen.contains("name=\"After the second deletion\""), "\(seen)")
+    }
 }

@@ -207,7 +207,8 @@ struct InspectionTests {
     }
 }
 
-private func makeTrip(_ name: String) -> Trip {
+/// A trip with a name and nothing else to tell it apart, for the tool's tests.
+func makeTrip(_ name: String) -> Trip {
     Trip(
         name: name,
         destination: "x",
