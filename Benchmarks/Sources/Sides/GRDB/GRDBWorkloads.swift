@@ -137,6 +137,48 @@ public struct GRDBWorkloads: Workloads {
         try pool.close()
     }
 
+    // MARK: - W9
+
+    /// SQLite keeps no history: an `update` rewrites the row in place, and the WAL is folded
+    /// into the database file and removed when the pool closes. The operation closest to
+    /// Logbook's `deleteHistory`, the one that gives space back, is `VACUUM`, which rebuilds the
+    /// database file without free pages.
+    ///
+    /// Opens the pool and counts the rows (not timed); then, timed, `pool.vacuum()` and
+    /// `pool.close()` (the close checkpoints the WAL, into which a `VACUUM` in WAL mode writes
+    /// the rebuilt database, so that when the time stops the file is on disk, as in W1). The
+    /// files are then measured, and the database opened again and counted: those counts, which
+    /// must equal the counts before, are the result's `observed`.
+    public func w9DeleteHistory(store: URL) throws -> WorkloadResult {
+        let path = Self.databasePath(in: store)
+        let before = FileBytes.directorySizes(store, kind: Self.fileKind)
+        let pool = try DatabasePool(path: path)
+        let counted = try pool.read { db in try Self.counts(db, tripTable: TripRecord.databaseTableName) }
+        let timing = try Stopwatch.time {
+            try pool.vacuum()
+            try pool.close()
+        }
+        .timing
+        let after = FileBytes.directorySizes(store, kind: Self.fileKind)
+        let reopened = try DatabasePool(path: path)
+        let observed = try reopened.read { db in try Self.counts(db, tripTable: TripRecord.databaseTableName) }
+        try reopened.close()
+        guard observed == counted else {
+            throw HarnessError("after VACUUM the database holds \(observed); before, \(counted)", path: path)
+        }
+        var result = WorkloadResult(timing: timing, items: counted.total, unit: "rows", observed: observed)
+        result.storeBytes = StoreBytes(before: before, after: after)
+        return result
+    }
+
+    /// The kind of a file of the store directory: the database file, its WAL and its
+    /// shared-memory index.
+    static func fileKind(_ path: String) -> String {
+        if path.hasSuffix("-wal") { return "WAL" }
+        if path.hasSuffix("-shm") { return "shm" }
+        return "database"
+    }
+
     // MARK: - W3
 
     /// Looks each name up twice over, in one read transaction each time: through the query
