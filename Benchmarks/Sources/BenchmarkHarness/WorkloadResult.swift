@@ -17,7 +17,8 @@ public struct WorkloadResult: Codable, Hashable, Sendable {
     public var digest: UInt64?
     /// Bytes the workload moved, for MB/s; filled in by the harness (see `README.md`).
     public var bytes: Int?
-    /// The peak resident memory of the process that ran the workload; filled in by the harness.
+    /// The peak resident memory of the process that ran the workload; filled in by the harness
+    /// unless the side reports the peak at the end of its timed part (W9).
     public var peakResidentBytes: Int?
     /// The store's bytes before and after the timed part, when the workload changes its size
     /// (W9).

@@ -241,7 +241,9 @@ struct ComparisonRun {
             try check(response.measurements, of: workload)
             results += response.measurements.map { result in
                 var result = result
-                result.peakResidentBytes = response.peakResidentBytes
+                // A side may report the peak at the end of its timed part (W9, which reopens the
+                // store afterwards to count it).
+                result.peakResidentBytes = result.peakResidentBytes ?? response.peakResidentBytes
                 result.bytes = editedBytes
                 return result
             }

@@ -144,21 +144,27 @@ public struct GRDBWorkloads: Workloads {
     /// Logbook's `deleteHistory`, the one that gives space back, is `VACUUM`, which rebuilds the
     /// database file without free pages.
     ///
-    /// Opens the pool and counts the rows (not timed); then, timed, `pool.vacuum()` and
-    /// `pool.close()` (the close checkpoints the WAL, into which a `VACUUM` in WAL mode writes
-    /// the rebuilt database, so that when the time stops the file is on disk, as in W1). The
-    /// files are then measured, and the database opened again and counted: those counts, which
-    /// must equal the counts before, are the result's `observed`.
+    /// Opens the pool, counts the rows and checkpoints the WAL in `TRUNCATE` mode, which empties
+    /// it, so that the database file holds every row (not timed); the files are measured then.
+    /// Timed: `pool.vacuum()`, a `TRUNCATE` checkpoint again (a `VACUUM` in WAL mode writes the
+    /// rebuilt database into the WAL: the checkpoint moves it into the file, synced, and empties
+    /// the WAL, which a close alone leaves at its full size) and `pool.close()`. The files are
+    /// then measured, and the database opened again and counted: those counts, which must equal
+    /// the counts before, are the result's `observed`. The result's peak RSS is the process's
+    /// at the end of the timed part.
     public func w9DeleteHistory(store: URL) throws -> WorkloadResult {
         let path = Self.databasePath(in: store)
-        let before = FileBytes.directorySizes(store, kind: Self.fileKind)
         let pool = try DatabasePool(path: path)
         let counted = try pool.read { db in try Self.counts(db, tripTable: TripRecord.databaseTableName) }
+        _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        let before = FileBytes.directorySizes(store, kind: Self.fileKind)
         let timing = try Stopwatch.time {
             try pool.vacuum()
+            _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
             try pool.close()
         }
         .timing
+        let peak = ProcessMemory.peakResidentBytes()
         let after = FileBytes.directorySizes(store, kind: Self.fileKind)
         let reopened = try DatabasePool(path: path)
         let observed = try reopened.read { db in try Self.counts(db, tripTable: TripRecord.databaseTableName) }
@@ -168,6 +174,7 @@ public struct GRDBWorkloads: Workloads {
         }
         var result = WorkloadResult(timing: timing, items: counted.total, unit: "rows", observed: observed)
         result.storeBytes = StoreBytes(before: before, after: after)
+        result.peakResidentBytes = peak
         return result
     }
 

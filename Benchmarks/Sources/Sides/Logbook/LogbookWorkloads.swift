@@ -154,10 +154,12 @@ public struct LogbookWorkloads: Workloads {
     /// container is then released, the store's files measured, and the store opened again in a
     /// new container whose trips are fetched and touched with their bucket lists and
     /// accommodations: those counts are the result's `observed`, and they must equal the counts
-    /// before.
+    /// before. The result's peak RSS is the process's when the container of the deletion is
+    /// released, before the reopen loads every object.
     public func w9DeleteHistory(store: URL) throws -> WorkloadResult {
         let before = FileBytes.directorySizes(store, kind: Self.fileKind)
         let (timing, counted) = try Self.deleteHistory(store)
+        let peak = ProcessMemory.peakResidentBytes()
         let after = FileBytes.directorySizes(store, kind: Self.fileKind)
         let loaded = try Self.load(ModelContext(try Self.container(store)))
         guard loaded.counts == counted else {
@@ -174,6 +176,7 @@ public struct LogbookWorkloads: Workloads {
             digest: loaded.digest
         )
         result.storeBytes = StoreBytes(before: before, after: after)
+        result.peakResidentBytes = peak
         return result
     }
 
