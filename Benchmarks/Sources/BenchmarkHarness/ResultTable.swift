@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Every workload has a Logbook row and a GRDB row (more when a side measures variants); a side
 /// without a result shows "—". "time" is wall-clock time, "CPU" the process's processor time
-/// over the same span. The last column compares the sides on the GRDB rows: for W1–W5
+/// over the same span. The last column compares the sides on the GRDB rows: for W1–W5 and W7–W9
 /// it is the GRDB time divided by the Logbook time of the same work (above 1: Logbook is faster),
 /// and for W6 Logbook's peak memory divided by GRDB's (below 1: Logbook uses less).
 public enum ResultTable {
