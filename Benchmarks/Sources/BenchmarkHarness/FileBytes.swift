@@ -74,6 +74,19 @@ public enum FileBytes {
     public static func directorySize(_ directory: URL) -> Int {
         regularFiles(in: directory).reduce(0) { $0 + size(of: $1) }
     }
+
+    /// The sizes of the regular files under `directory`, added up by the kind `kind` gives each
+    /// file from its path relative to `directory`.
+    public static func directorySizes(_ directory: URL, kind: (String) -> String) -> [String: Int] {
+        let prefix = directory.standardizedFileURL.path + "/"
+        var sizes: [String: Int] = [:]
+        for file in regularFiles(in: directory) {
+            let path = file.standardizedFileURL.path
+            let relative = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : file.lastPathComponent
+            sizes[kind(relative), default: 0] += size(of: file)
+        }
+        return sizes
+    }
 }
 
 /// A buffered, write-only file for dumps: a `TextOutputStream` that writes UTF-8.

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Every workload has a Logbook row and a GRDB row (more when a side measures variants); a side
 /// without a result shows "—". "time" is wall-clock time, "CPU" the process's processor time
-/// over the same span. The last column compares the sides on the GRDB rows: for W1–W5
+/// over the same span. The last column compares the sides on the GRDB rows: for W1–W5 and W7–W9
 /// it is the GRDB time divided by the Logbook time of the same work (above 1: Logbook is faster),
 /// and for W6 Logbook's peak memory divided by GRDB's (below 1: Logbook uses less).
 public enum ResultTable {
@@ -21,7 +21,7 @@ public enum ResultTable {
         }
         lines.append("")
         lines.append(contentsOf: table(report))
-        let own = appendCountingFrees(report) + migrationRatios(report) + Target.lines(report)
+        let own = appendCountingFrees(report) + migrationRatios(report) + storeBytes(report) + Target.lines(report)
         if !own.isEmpty {
             lines.append("")
             lines.append(contentsOf: own)
@@ -153,6 +153,23 @@ public enum ResultTable {
             )
         }
         return lines
+    }
+
+    /// W9's bytes: each side's store before and after its row's operation, in all and by kind
+    /// of file.
+    static func storeBytes(_ report: ComparisonReport) -> [String] {
+        report.entries.compactMap { entry in
+            guard entry.workload == .w9DeleteHistory, let bytes = entry.measurement?.storeBytes else { return nil }
+            func kinds(_ sizes: [String: Int]) -> String {
+                sizes.isEmpty
+                    ? "no files"
+                    : sizes.sorted { $0.key < $1.key }.map { "\($0.key) \(size($0.value))" }.joined(separator: ", ")
+            }
+            let ratio = bytes.totalBefore > 0 ? fixed(Double(bytes.totalAfter) / Double(bytes.totalBefore), 2) : missing
+            return "W9 \(entry.side.displayName) store bytes: "
+                + "\(size(bytes.totalBefore)) before (\(kinds(bytes.before))), "
+                + "\(size(bytes.totalAfter)) after (\(kinds(bytes.after))): \(ratio)× of before"
+        }
     }
 
     static func row(_ entry: ComparisonReport.Entry, title: String, ratioAgainst logbook: WorkloadResult?) -> [String] {

@@ -17,8 +17,12 @@ public struct WorkloadResult: Codable, Hashable, Sendable {
     public var digest: UInt64?
     /// Bytes the workload moved, for MB/s; filled in by the harness (see `README.md`).
     public var bytes: Int?
-    /// The peak resident memory of the process that ran the workload; filled in by the harness.
+    /// The peak resident memory of the process that ran the workload; filled in by the harness
+    /// unless the side reports the peak at the end of its timed part (W9).
     public var peakResidentBytes: Int?
+    /// The store's bytes before and after the timed part, when the workload changes its size
+    /// (W9).
+    public var storeBytes: StoreBytes?
 
     public init(
         variant: String? = nil,
@@ -86,4 +90,23 @@ public struct ObjectCounts: Codable, Hashable, Sendable, CustomStringConvertible
     public var description: String {
         "\(trips) trips, \(bucketListItems) bucket-list items, \(livingAccommodations) accommodations"
     }
+}
+
+/// A store's bytes before and after a workload, by kind of file.
+public struct StoreBytes: Codable, Hashable, Sendable {
+    /// Bytes by kind of file ("segments", "base", "database", …) before the timed part.
+    public var before: [String: Int]
+    /// Bytes by kind of file after the timed part, the store closed.
+    public var after: [String: Int]
+
+    public init(before: [String: Int], after: [String: Int]) {
+        self.before = before
+        self.after = after
+    }
+
+    /// All files before the timed part.
+    public var totalBefore: Int { before.values.reduce(0, +) }
+
+    /// All files after the timed part.
+    public var totalAfter: Int { after.values.reduce(0, +) }
 }

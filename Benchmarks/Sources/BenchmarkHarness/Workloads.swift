@@ -1,7 +1,7 @@
 import Foundation
 import SampleTripsData
 
-/// One library's implementation of the SampleTrips workloads, W1 to W5 (W6 is W2's peak memory).
+/// One library's implementation of the SampleTrips workloads, W1 to W9 (W6 is W2's peak memory).
 ///
 /// Each side does the work the way a typical user of that library would, and times only the
 /// work itself: setup that a real program would do once (opening a store for lookups, preparing
@@ -75,6 +75,16 @@ public protocol Workloads: Sendable {
     ///
     /// - Parameter variant: One of ``w8Variants``, or `nil` when there are none.
     func w8PrepareEdits(store: URL, rounds: Int, variant: String?) throws
+
+    /// W9: gives back the space that the history of an edited store takes, on a copy of W1's
+    /// store edited by ``w8PrepareEdits(store:rounds:variant:)`` (no variant). A process that
+    /// has done nothing else opens the store (not timed), does the side's reclaiming operation
+    /// (timed), closes the store, then opens it again and counts its objects (not timed).
+    ///
+    /// - Returns: The time of the reclaiming operation, the objects counted after the reopen in
+    ///   ``WorkloadResult/observed``, and the store's bytes before and after it, by kind of file,
+    ///   in ``WorkloadResult/storeBytes``.
+    func w9DeleteHistory(store: URL) throws -> WorkloadResult
 }
 
 extension Workloads {
@@ -106,6 +116,7 @@ public enum WorkloadID: String, Codable, CaseIterable, Sendable {
     case w5DumpNDJSON = "w5"
     case w7FirstScreen = "w7"
     case w8FirstScreenAfterEdits = "w8"
+    case w9DeleteHistory = "w9"
 
     /// The label of the workload's rows in the table.
     public var title: String {
@@ -118,13 +129,14 @@ public enum WorkloadID: String, Codable, CaseIterable, Sendable {
         case .w5DumpNDJSON: "W5 dump NDJSON"
         case .w7FirstScreen: "W7 first screen"
         case .w8FirstScreenAfterEdits: "W8 first screen, edited"
+        case .w9DeleteHistory: "W9 delete history, edited"
         }
     }
 
     /// The trips the first screen of W7 and W8 shows.
     public static let firstScreenTrips = 20
 
-    /// The rounds of edits to every trip before W8's first screen.
+    /// The rounds of edits to every trip before W8's first screen and W9's deletion of history.
     public static let w8EditRounds = 5
 
     /// The variant of W1's Logbook row that counts the freeing of the context's models, which

@@ -71,6 +71,8 @@ struct ChildCommand: ParsableCommand {
             var result = try workloads.w7FirstScreen(store: store)
             result.variant = request.variant
             return [result]
+        case .w9DeleteHistory:
+            return [try workloads.w9DeleteHistory(store: store)]
         }
     }
 

@@ -8,6 +8,7 @@ struct ChildRequest: Codable, Sendable {
         case workload
         /// Write the V1 store for W4 (not timed).
         case prepareV1
+        /// Edit a copy of W1's store for W8 or W9 (not timed).
         case prepareEdits
         /// Measure the reference figures.
         case reference
@@ -78,7 +79,7 @@ enum ChildProcess {
         case .prepareV1:
             "\(request.side?.displayName ?? "?") V1 store"
         case .prepareEdits:
-            "\(request.side?.displayName ?? "?") edits for W8"
+            "\(request.side?.displayName ?? "?") edits for W8 or W9"
         case .reference:
             "the reference figures"
         }

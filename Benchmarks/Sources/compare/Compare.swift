@@ -20,7 +20,7 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Runs every workload on every side, each in a fresh process, and prints the table.",
         discussion: """
-            W2, W3 and W5 read the store W1 writes, so W1 runs whenever one of them does. \
+            W2, W3, W5, W7, W8 and W9 read the store W1 writes, so W1 runs whenever one of them does. \
             Stores go to a new directory under --scratch, removed at the end unless --keep-stores.
             """
     )
@@ -147,6 +147,7 @@ struct RunCommand: ParsableCommand {
         var chosen = Set(only.isEmpty ? WorkloadID.allCases : only.compactMap(WorkloadID.init(rawValue:)))
         let readW1Store: Set<WorkloadID> = [
             .w2OpenAndLoad, .w3PointLookups, .w3PredicateFetch, .w5DumpNDJSON, .w7FirstScreen, .w8FirstScreenAfterEdits,
+            .w9DeleteHistory,
         ]
         if !chosen.isDisjoint(with: readW1Store) {
             chosen.insert(.w1DurableAppend)

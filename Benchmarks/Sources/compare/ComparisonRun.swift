@@ -200,7 +200,7 @@ struct ComparisonRun {
             try? FileManager.default.removeItem(at: store)
             try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
         case .w2OpenAndLoad, .w3PointLookups, .w3PredicateFetch, .w5DumpNDJSON, .w7FirstScreen,
-            .w8FirstScreenAfterEdits:
+            .w8FirstScreenAfterEdits, .w9DeleteHistory:
             guard sidesWithStore.contains(side) else { throw HarnessError("W1 left no store to read") }
             if workload == .w5DumpNDJSON {
                 request.output = dumpFile(side).path
@@ -226,13 +226,13 @@ struct ComparisonRun {
         for variant in processVariants(of: workload, side: side) {
             request.variant = variant
             var editedBytes: Int?
-            if workload == .w8FirstScreenAfterEdits {
-                let edited = try prepareEdited(side: side, variant: variant)
+            if Self.editedWorkloads.contains(workload) {
+                let edited = try prepareEdited(side: side, variant: variant, for: workload)
                 request.store = edited.path
                 editedBytes = FileBytes.directorySize(edited)
             }
             defer {
-                if workload == .w8FirstScreenAfterEdits {
+                if Self.editedWorkloads.contains(workload) {
                     try? FileManager.default.removeItem(at: editedDirectory(side))
                 }
             }
@@ -241,7 +241,9 @@ struct ComparisonRun {
             try check(response.measurements, of: workload)
             results += response.measurements.map { result in
                 var result = result
-                result.peakResidentBytes = response.peakResidentBytes
+                // A side may report the peak at the end of its timed part (W9, which reopens the
+                // store afterwards to count it).
+                result.peakResidentBytes = result.peakResidentBytes ?? response.peakResidentBytes
                 result.bytes = editedBytes
                 return result
             }
@@ -252,7 +254,8 @@ struct ComparisonRun {
             bytes = FileBytes.directorySize(store)
         case .w2OpenAndLoad, .w7FirstScreen:
             bytes = FileBytes.directorySize(store)
-        case .w3PointLookups, .w3PredicateFetch, .w4OpenThroughMigration, .w8FirstScreenAfterEdits:
+        case .w3PointLookups, .w3PredicateFetch, .w4OpenThroughMigration, .w8FirstScreenAfterEdits,
+            .w9DeleteHistory:
             break
         case .w5DumpNDJSON:
             bytes = FileBytes.size(of: dumpFile(side))
@@ -277,14 +280,18 @@ struct ComparisonRun {
         return variants.isEmpty ? [nil] : variants
     }
 
+    /// The workloads that run on a copy of W1's store edited by ``prepareEdited(side:variant:for:)``.
+    static let editedWorkloads: Set<WorkloadID> = [.w8FirstScreenAfterEdits, .w9DeleteHistory]
+
     func editedDirectory(_ side: Side) -> URL {
         directory.appendingPathComponent(side.rawValue).appendingPathComponent("edited", isDirectory: true)
     }
 
-    /// Copies W1's store and edits the copy for W8's `variant` in a child process, not timed.
+    /// Copies W1's store and edits the copy for `workload` (W8 or W9) and W8's `variant` in a
+    /// child process, not timed.
     ///
     /// - Returns: The copy.
-    func prepareEdited(side: Side, variant: String?) throws -> URL {
+    func prepareEdited(side: Side, variant: String?, for workload: WorkloadID) throws -> URL {
         let edited = editedDirectory(side)
         try? FileManager.default.removeItem(at: edited)
         try FileManager.default.copyItem(at: storeDirectory(side), to: edited)
@@ -292,7 +299,7 @@ struct ComparisonRun {
         prepare.store = edited.path
         prepare.variant = variant
         Progress.log(
-            "\(side.displayName): \(WorkloadID.w8EditRounds) rounds of edits for W8\(variant.map { " (\($0))" } ?? "") (not timed)…"
+            "\(side.displayName): \(WorkloadID.w8EditRounds) rounds of edits for \(workload.rawValue.uppercased())\(variant.map { " (\($0))" } ?? "") (not timed)…"
         )
         _ = try ChildProcess.run(prepare)
         // The edits' dirty pages go to disk now, not while the measured process runs.
@@ -305,7 +312,7 @@ struct ComparisonRun {
         guard !measurements.isEmpty else { throw HarnessError("\(workload.title) returned no measurement") }
         let expected: ObjectCounts
         switch workload {
-        case .w2OpenAndLoad:
+        case .w2OpenAndLoad, .w9DeleteHistory:
             expected = ObjectCounts(
                 trips: dataSet.tripCount,
                 bucketListItems: dataSet.bucketListItemCount,

@@ -105,6 +105,34 @@ struct ResultTableTests {
         #expect(w1?.hasSuffix("10.00×") == true, "the headline still compares the first Logbook row")
     }
 
+    @Test func w9PrintsEachSidesStoreBytesByKindUnderTheTable() throws {
+        var report = Self.report(logbook: true)
+        #expect(!ResultTable.render(report).contains("store bytes"), "no line without a W9 row")
+        var logbook = WorkloadResult(seconds: 2, items: 700, unit: "objects")
+        logbook.storeBytes = StoreBytes(
+            before: ["segments": 90_000_000, "other": 32],
+            after: ["base": 30_000_000, "fence": 32, "other": 32]
+        )
+        var grdb = WorkloadResult(seconds: 4, items: 700, unit: "rows")
+        grdb.storeBytes = StoreBytes(before: ["database": 50_000_000], after: ["database": 40_000_000])
+        report.entries.append(.init(workload: .w9DeleteHistory, side: .logbook, measurement: logbook))
+        report.entries.append(.init(workload: .w9DeleteHistory, side: .grdb, measurement: grdb))
+        let text = ResultTable.render(report)
+        #expect(
+            text.contains(
+                "W9 Logbook store bytes: 90.0 MB before (other 32 bytes, segments 90.0 MB), "
+                    + "30.0 MB after (base 30.0 MB, fence 32 bytes, other 32 bytes): 0.33× of before"
+            )
+        )
+        #expect(
+            text.contains(
+                "W9 GRDB store bytes: 50.0 MB before (database 50.0 MB), 40.0 MB after (database 40.0 MB): 0.80× of before"
+            )
+        )
+        let row = try #require(ResultTable.table(report).first { $0.contains("2.00×") })
+        #expect(row.contains("GRDB"), "GRDB's time over Logbook's: \(row)")
+    }
+
     @Test func ratiosCompareTimesAndPeakMemory() throws {
         let lines = ResultTable.table(Self.report(logbook: true))
         let w1 = try #require(lines.first { $0.contains("GRDB (sync NORMAL)") })
