@@ -29,22 +29,22 @@ enum CeilingTasks {
                 try await connection.withTransaction(logger: Server.logger) { connection in
                     for data in trips[start..<end] {
                         tripID += 1
-                        let _: String = try await connection.execute(
+                        for try await _ in try await connection.execute(
                             InsertTrip(id: tripID, trip: data),
                             logger: Server.logger
-                        )
+                        ) {}
                         for item in data.bucketList {
                             itemID += 1
-                            let _: String = try await connection.execute(
+                            for try await _ in try await connection.execute(
                                 InsertItem(id: itemID, tripID: tripID, item: item),
                                 logger: Server.logger
-                            )
+                            ) {}
                         }
                         if let accommodation = data.livingAccommodation {
-                            let _: String = try await connection.execute(
+                            for try await _ in try await connection.execute(
                                 InsertAccommodation(tripID: tripID, accommodation: accommodation),
                                 logger: Server.logger
-                            )
+                            ) {}
                         }
                     }
                 }
@@ -83,10 +83,10 @@ enum CeilingTasks {
             answer.startNanoseconds = WallClock.nanoseconds()
             for (first, last, frame) in frames {
                 let saveStart = ContinuousClock.now
-                let _: String = try await connection.execute(
+                for try await _ in try await connection.execute(
                     InsertFrame(store: store, firstSequence: first, lastSequence: last, frame: frame),
                     logger: Server.logger
-                )
+                ) {}
                 answer.saveSeconds.append(Stopwatch.seconds(saveStart.duration(to: .now)))
                 answer.saves += 1
                 answer.objects += Int(last - first + 1)

@@ -44,7 +44,8 @@ struct ChildCommand: ParsableCommand {
     static func waitForStart(_ task: ChildTask) {
         guard task.waitsForStart else { return }
         print(ChildAnswer.ready)
-        fflush(stdout)
+        // Every output stream: naming `stdout` is not concurrency-safe.
+        fflush(nil)
         _ = readLine()
     }
 }
