@@ -99,6 +99,25 @@ struct PostgresStoreTests {
         #expect(history.map(\.token) == history.map(\.token).sorted())
     }
 
+    @Test func deletingTheHistoryOfASharedStoreIsRefusedAndKeepsEveryRow() async throws {
+        let store = TestServer.uniqueStore()
+        let context = ModelContext(try host(store))
+        for name in ["A", "B"] {
+            context.insert(Trip(name: name, destination: "X", startDate: Date(), endDate: Date()))
+            try context.save()
+        }
+        let error = try #require(throws: LogbookError.self) {
+            try context.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        }
+        #expect(error.code == .unsupported)
+        #expect(error.message.contains("store '\(store)'"))
+        #expect(error.message.hasSuffix("is the shared log of its hosts and cannot be deleted"))
+        #expect(try await TestServer.rows(of: store).count == 2)
+        let reopened = ModelContext(try host(store))
+        #expect(try reopened.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count == 2)
+        #expect(try trips(reopened).map(\.name) == ["A", "B"])
+    }
+
     @Test func aStoreWhoseTablesANewerFormatWroteIsRefusedNamingTheVersions() async throws {
         let store = TestServer.uniqueStore()
         do {

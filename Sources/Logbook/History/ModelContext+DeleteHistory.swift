@@ -39,7 +39,7 @@ extension ModelContext {
     ///   store has either its whole history or the base.
     /// - Complexity: O(*n*) in the size of the log up to the horizon, which is replayed.
     public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
-        _ = try historyReader()
+        let headers = try historyReader()
         guard let log = store.log else {
             throw LogbookError(
                 .saveNotAllowed,
@@ -47,12 +47,12 @@ extension ModelContext {
                 path: store.location
             )
         }
+        try log.checkHistoryCanBeDeleted()
         if let predicate = descriptor.predicate { try HistoryPredicateCheck.check(predicate, store: store.location) }
         let reader = log.reader()
         let current = try reader.horizon() ?? 0
         var tokens: [DefaultHistoryTransaction] = []
         var cursor = reader.batches(from: current + 1)
-        let headers = try historyReader()
         while let batch = try cursor.next() {
             let header = try headers.header(of: batch)
             if let predicate = descriptor.predicate, try !predicate.evaluate(header) { continue }

@@ -361,19 +361,26 @@ package final class EventLog: Sendable {
     ///
     /// - Throws: ``LogbookError/Code/unsupported`` for a store kept in a database server;
     ///   what ``CompactionBase/replace()`` throws. The writer stays usable after a failure.
+    /// Throws when the log is another system's (a database server's), whose history is the
+    /// shared log of its hosts.
+    ///
+    /// - Throws: ``LogbookError/Code/unsupported`` naming where the log is kept.
+    func checkHistoryCanBeDeleted() throws(LogbookError) {
+        guard let external = configuration.external else { return }
+        throw LogbookError(
+            .unsupported,
+            "the history of a store kept in \(external.location) is the shared log of its hosts and cannot be deleted",
+            path: external.location
+        )
+    }
+
     func replaceHistory(through horizon: UInt64, with events: [CompactionBase.Event]) throws(LogbookError) {
         try state.withLock { (state) throws(LogbookError) in
             if let failure = state.failure { throw failure }
             guard state.lock != nil else {
                 throw LogbookError(.invalidArgument, "the log of \(directory) is closed", path: directory)
             }
-            if let external = configuration.external {
-                throw LogbookError(
-                    .unsupported,
-                    "the history of a store kept in \(external.location) is the shared log of its hosts and cannot be deleted",
-                    path: external.location
-                )
-            }
+            try checkHistoryCanBeDeleted()
             let base = CompactionBase(
                 directory: directory,
                 configuration: configuration,
