@@ -11,6 +11,9 @@
 #   Scripts/postgres-test-server.sh pause DIR   stops it at once, keeping DIR
 #   Scripts/postgres-test-server.sh resume DIR  starts a paused server again
 #
+# The server runs with fsync=off, which the tests do not need; LOGBOOK_POSTGRES_FSYNC=on starts it
+# with fsync on, so that a commit waits for the disk (the benchmarks use it).
+#
 # Once started, the tests find the server with LOGBOOK_POSTGRES_SOCKET=DIR. Run as root (it
 # installs packages and runs the server as the `postgres` user) or as the user who owns DIR,
 # with PostgreSQL installed already.
@@ -39,8 +42,12 @@ as_server_user() {
 
 # Starts the cluster in DIR/data, with its socket in DIR and no TCP port.
 start_server() {
+    local fsync=off
+    if [ "${LOGBOOK_POSTGRES_FSYNC:-off}" = on ]; then
+        fsync=on
+    fi
     as_server_user "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait \
-        --options="-c listen_addresses='' -c unix_socket_directories='$dir' -c fsync=off" start >/dev/null || {
+        --options="-c listen_addresses='' -c unix_socket_directories='$dir' -c fsync=$fsync" start >/dev/null || {
         cat "$dir/server.log" >&2
         exit 1
     }

@@ -42,7 +42,7 @@ struct RunCommand: ParsableCommand {
     @Flag(
         inversion: .prefixedNo,
         help:
-            "Turn fsync on in the private server (started with fsync=off), so that a commit waits for the disk as a durable save in a directory does."
+            "Start the private server with fsync on, so that a commit waits for the disk as a durable save in a directory does."
     )
     var serverFsync = true
 
@@ -92,10 +92,9 @@ struct RunCommand: ParsableCommand {
             socket = given
         } else {
             progress("starting a private server with \(serverScript)")
-            let server = try PrivateServer.start(script: serverScript)
+            let server = try PrivateServer.start(script: serverScript, fsync: serverFsync)
             privateServer = server
             socket = server.directory
-            if serverFsync { try Server.setFsync(true, socket: socket) }
         }
         defer { privateServer?.stop() }
         let database = "logbook_bench_\(getpid())"

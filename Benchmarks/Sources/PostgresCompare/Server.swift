@@ -27,10 +27,11 @@ enum Server {
         return try await connect(socket: socket, database: task.database)
     }
 
-    /// Runs each statement in turn (no bindings).
+    /// Runs each statement in turn (no bindings), reading whatever rows it returns.
     static func execute(_ statements: [String], on connection: PostgresConnection) async throws {
         for statement in statements {
-            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            for try await _ in rows {}
         }
     }
 
@@ -65,19 +66,6 @@ enum Server {
             let connection = try await connect(socket: socket, database: "postgres")
             defer { Task { try? await connection.close() } }
             try await execute(["DROP DATABASE IF EXISTS \(name) WITH (FORCE)"], on: connection)
-        }
-    }
-
-    /// Turns `fsync` on or off and reloads the configuration (the private server starts with
-    /// `fsync=off`).
-    static func setFsync(_ on: Bool, socket: String) throws {
-        try blocking {
-            let connection = try await connect(socket: socket, database: "postgres")
-            defer { Task { try? await connection.close() } }
-            try await execute(
-                ["ALTER SYSTEM SET fsync = \(on ? "on" : "off")", "SELECT pg_reload_conf()"],
-                on: connection
-            )
         }
     }
 
@@ -123,11 +111,13 @@ struct PrivateServer {
     let script: String
 
     /// Starts a server in a new temporary directory.
-    static func start(script: String) throws -> PrivateServer {
+    /// - Parameter fsync: Whether the server syncs its commits to the disk (the script's
+    ///   `LOGBOOK_POSTGRES_FSYNC`; its tests run with fsync off).
+    static func start(script: String, fsync: Bool) throws -> PrivateServer {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("postgres-compare-\(getpid())").path
         let server = PrivateServer(directory: directory, script: script)
-        try server.run("start")
+        try server.run("start", environment: ["LOGBOOK_POSTGRES_FSYNC": fsync ? "on" : "off"])
         return server
     }
 
@@ -135,15 +125,32 @@ struct PrivateServer {
         try? run("stop")
     }
 
-    private func run(_ command: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script, command, directory]
-        process.standardOutput = FileHandle.standardError
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw HarnessError("\(script) \(command) \(directory) failed (status \(process.terminationStatus))")
+    /// Runs the script with `posix_spawn` and `waitpid`, its output on stderr. (Foundation's
+    /// `Process.waitUntilExit()` does not return here once the script has left a server
+    /// running in the background.)
+    private func run(_ command: String, environment: [String: String] = [:]) throws {
+        let arguments = ["/bin/bash", script, command, directory]
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { _, new in new }
+        let environmentStrings = variables.map { "\($0.key)=\($0.value)" }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environmentStrings.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp)
+        guard spawned == 0 else { throw HarnessError("could not run \(script): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { throw HarnessError("waiting for \(script) failed: errno \(errno)") }
+        }
+        guard status == 0 else {
+            throw HarnessError("\(script) \(command) \(directory) failed (wait status \(status))")
         }
     }
 
