@@ -216,7 +216,7 @@ extension CheckpointReader {
                 return heapBytes[start..<(start + Int(length))]
             }
             func text() throws(LogbookError) -> String {
-                guard let text = String(validating: try stored(), as: UTF8.self) else {
+                guard let text = BinaryReader.string(validating: try stored()) else {
                     throw damage("text that is not UTF-8", in: cells, at: position)
                 }
                 return text
