@@ -159,4 +159,50 @@ struct TwoHostsTests {
         #expect(rows.count == 2 * perHost)
         for (earlier, later) in zip(rows, rows.dropFirst()) { #expect(later.first == earlier.last + 1) }
     }
+
+    @Test func twoHostsUpsertingTheSameNamesAtOnceKeepOneTripPerNameAndEveryItem() async throws {
+        let store = TestServer.uniqueStore()
+        let containers = [try host(store), try host(store)]
+        let names = (0..<20).map { "Shared \($0)" }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, container) in containers.enumerated() {
+                group.addTask {
+                    try await onThread {
+                        let context = ModelContext(container)
+                        for name in names {
+                            let trip = Trip(
+                                name: name,
+                                destination: "host \(index)",
+                                startDate: Date(),
+                                endDate: Date()
+                            )
+                            trip.bucketList = [
+                                BucketListItem(
+                                    title: "\(name) from host \(index)",
+                                    details: "",
+                                    hasReservation: false,
+                                    isInPlan: true
+                                )
+                            ]
+                            context.insert(trip)
+                            try context.save()
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        for context in containers.map(ModelContext.init) + [ModelContext(try host(store))] {
+            let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+            #expect(trips.map(\.name) == names.sorted())
+            for trip in trips {
+                #expect(
+                    Set(trip.bucketList?.map(\.title) ?? []) == [
+                        "\(trip.name) from host 0", "\(trip.name) from host 1",
+                    ]
+                )
+            }
+            #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 2 * names.count)
+        }
+    }
 }
