@@ -605,6 +605,7 @@ extension ModelContext {
         mapping: EntityMapping
     ) throws -> T {
         if fillsMissingValues { fillMissingValues(&values, mapping: mapping) }
+        if !mapping.externalProperties.isEmpty { try resolveExternalValues(&values, id, mapping: mapping) }
         // Set without a set of faults to copy and release, for most models.
         let storage =
             if let bits = mapping.faultedBits {
@@ -658,7 +659,11 @@ extension ModelContext {
                 state.projection.withTable(mapping.table) { Self.propertyValues(slot, of: $0, mapping: mapping) }
             }
         }
-        guard let stored else { return }
+        guard var stored else { return }
+        if !mapping.externalProperties.isEmpty {
+            // Unreadable files leave the model's values as they are: the next fetch reports them.
+            guard (try? resolveExternalValues(&stored, id, mapping: mapping)) != nil else { return }
+        }
         for (property, slot) in mapping.slots.enumerated() {
             guard case .attribute = slot else { continue }
             if (try? model.readAttribute(property)) != stored[property] {

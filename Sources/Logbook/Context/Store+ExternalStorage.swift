@@ -58,6 +58,46 @@ extension Store {
     }
 }
 
+extension Store {
+    /// Replaces, in a batch that was encoded, each value written to a file with its
+    /// ``ExternalPlaceholder``, so that applying the batch leaves the projection holding the
+    /// reference and not the bytes.
+    static func keepReferences(_ externals: ExternalValues, in inserts: DirectInserts, _ events: inout [Event]) {
+        if !externals.byInsertPosition.isEmpty {
+            inserts.withValuesToTake { values in
+                for (position, reference) in externals.byInsertPosition where values.indices.contains(position) {
+                    values[position] = ExternalPlaceholder.value(reference)
+                }
+            }
+        }
+        for index in events.indices {
+            events[index] = events[index].mappingWrittenFields { field in
+                guard let reference = externals.reference(field.name, field.value) else { return field }
+                return Event.Field(field.name, ExternalPlaceholder.value(reference))
+            }
+        }
+    }
+}
+
+extension Event {
+    /// The event with `transform` applied to each attribute value it writes (see
+    /// ``writtenFields``); other events as they are.
+    func mappingWrittenFields(_ transform: (Field) -> Field) -> Event {
+        switch self {
+        case .insert(var insert):
+            insert.attributes = insert.attributes.map(transform)
+            return .insert(insert)
+        case .update(var update):
+            update.attributes = update.attributes.map(transform)
+            return .update(update)
+        case .delete(let entity, let id, let preserved):
+            return .delete(entity: entity, id: id, preserved: preserved.map(transform))
+        case .schema, .link, .unlink, .migration:
+            return self
+        }
+    }
+}
+
 extension ExternalFiles {
     /// The event with the bytes of each value kept in a file read in (see
     /// ``Event/Field/external``).

@@ -221,12 +221,14 @@ final class Store: Sendable {
                     into: &state,
                     logger: configuration.logger
                 )
+                // Values kept in files stay there until a read needs them.
                 self.replayed = try Self.replay(
                     log.reader(),
                     from: start.first,
                     startingWith: start.replayed,
                     into: &state,
-                    fingerprint: fingerprint
+                    fingerprint: fingerprint,
+                    keepingExternalReferences: logConfiguration.external == nil
                 )
                 checkpointedLogBytes = start.logBytes
             } else {
@@ -299,6 +301,8 @@ final class Store: Sendable {
     /// - Parameters:
     ///   - first: The first sequence number to replay: after a checkpoint's, whose state
     ///     `state` holds and whose schema records `initial` holds.
+    ///   - keepingExternalReferences: Whether values kept in files go into the projection as
+    ///     their ``ExternalPlaceholder``, their files unread (see ``Store/externalStorage``).
     static func replay(
         _ reader: LogReader?,
         from first: UInt64 = 1,
@@ -307,7 +311,8 @@ final class Store: Sendable {
         pending: [EventEnvelope] = [],
         into state: inout State,
         fingerprint: String,
-        decodingAhead: InsertPredecoder.Policy = .whenACoreIsFree
+        decodingAhead: InsertPredecoder.Policy = .whenACoreIsFree,
+        keepingExternalReferences: Bool = false
     ) throws(LogbookError) -> Replayed {
         var replayed = initial
         if let reader {
@@ -317,6 +322,7 @@ final class Store: Sendable {
                     from: first,
                     through: last,
                     predecoder: InsertPredecoder.forReplay(of: state.projection, decodingAhead),
+                    keepingExternalReferences: keepingExternalReferences,
                     predecoded: { state.projection.applyInsert($1, at: $2, sequence: $0, takingValues: true) != nil },
                     shortcut: { state.projection.applyInsert($1, sequence: $0) },
                     { sequence, envelope in
@@ -552,6 +558,9 @@ final class Store: Sendable {
             state.lastSchemaNumber = max(state.lastSchemaNumber, schemaNumber)
             // Only the inserts an upsert folded into another object are listed.
             var survivors: [UInt64: UInt64] = [:]
+            // The values written to files are kept in the projection by reference, as an open
+            // loads them.
+            if let externals { Self.keepReferences(externals, in: inserts, &batch.events) }
             // Each insert from the values it was encoded from, not by decoding its bytes: moved
             // out of the batch, which nothing reads once it is encoded, rather than copied, which
             // retained every string once more and released it again when the batch was dropped.

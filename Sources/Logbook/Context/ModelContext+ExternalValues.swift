@@ -1,0 +1,27 @@
+/// The values of `.externalStorage` attributes, which a store that keeps them in files holds as
+/// ``ExternalPlaceholder``s: read from their files when a model is made or reloaded.
+///
+/// The bytes are not cached beside the projection: a model holds them once made, for as long
+/// as the application keeps the model, and the projection keeps only the reference, so that the
+/// memory a store takes does not grow with the values in its files.
+extension ModelContext {
+    /// Replaces each ``ExternalPlaceholder`` among `values`, by property index, with the bytes of
+    /// its file, checked against the reference.
+    ///
+    /// - Throws: ``LogbookError/Code/corruption`` naming the file, entity, attribute and object
+    ///   when the file is missing or does not hold the bytes; ``LogbookError/Code/io`` when it
+    ///   cannot be read.
+    func resolveExternalValues(
+        _ values: inout [AttributeValue],
+        _ id: UInt64,
+        mapping: EntityMapping
+    ) throws(LogbookError) {
+        guard let files = store.externalStorage?.files else { return }
+        try files.resolvePlaceholders(
+            in: &values,
+            at: mapping.externalProperties,
+            entity: mapping.entityName,
+            id: id
+        )
+    }
+}
