@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+@testable import Logbook
+
+/// A directory store keeps the values of `.externalStorage` attributes by reference in its
+/// objects: an open, from the log or from a checkpoint, reads no value file, a save leaves the
+/// reference, and a model being made reads the file it needs.
+struct ExternalValuesOnDemandTests {
+    private let directory = TemporaryDirectory("external-on-demand")
+    private var url: URL { URL(fileURLWithPath: directory.child("photos.store")) }
+
+    private func container() throws -> ModelContainer {
+        try ModelContainer(for: Snapshot.self, configurations: ModelConfiguration(url: url))
+    }
+
+    private func images(_ container: ModelContainer) throws -> [String: Data?] {
+        let all = try ModelContext(container).fetch(FetchDescriptor<Snapshot>())
+        return Dictionary(uniqueKeysWithValues: all.map { ($0.caption, $0.image) })
+    }
+
+    /// The `image` values the store's objects hold, by identifier, as stored.
+    private func storedImages(_ container: ModelContainer) throws -> [UInt64: AttributeValue] {
+        try #require(
+            container.store.read { state -> [UInt64: AttributeValue]? in
+                guard let table = state.projection.table(named: "Snapshot"),
+                    let image = state.projection.tables[table].entity.attributes.firstIndex(where: { $0.name == "image" })
+                else { return nil }
+                var values: [UInt64: AttributeValue] = [:]
+                for (id, slot) in state.projection.tables[table].identifiersInOrder() {
+                    values[id] = state.projection.tables[table].row(at: slot).values[image]
+                }
+                return values
+            }
+        )
+    }
+
+    private func removeFile(of value: Data) throws {
+        try FileManager.default.removeItem(at: url.appendingPathComponent(ExternalReference(of: value).relativePath))
+    }
+
+    private func saveSeveral() throws -> [String: Data] {
+        let values = (0..<4).map { externalTestBytes(30_000 + $0, seed: 100 + UInt64($0)) }
+        let context = ModelContext(try container())
+        for (index, value) in values.enumerated() { context.insert(Snapshot(caption: "photo \(index)", image: value)) }
+        context.insert(Snapshot(caption: "small", image: externalTestBytes(64, seed: 99)))
+        try context.save()
+        var byCaption = Dictionary(uniqueKeysWithValues: values.enumerated().map { ("photo \($0.offset)", $0.element) })
+        byCaption["small"] = externalTestBytes(64, seed: 99)
+        return byCaption
+    }
+
+    // MARK: - Open
+
+    @Test(arguments: [false, true])
+    func anOpenKeepsReferencesAndReadsNoFile(fromCheckpoint: Bool) throws {
+        let values = try saveSeveral()
+        if fromCheckpoint { try container().checkpoint() }
+        let reopened = try container()
+        let stored = try storedImages(reopened)
+        let references = Set(stored.values.compactMap { ExternalPlaceholder.reference(in: $0) })
+        #expect(references == Set((0..<4).compactMap { values["photo \($0)"].map(ExternalReference.init(of:)) }))
+        #expect(stored.values.contains(.data(externalTestBytes(64, seed: 99))), "a small value stays inline")
+        #expect(try images(reopened) == values.mapValues { Optional($0) }, "models read the files")
+    }
+
+    @Test(arguments: [false, true])
+    func anOpenSucceedsWithAMissingFileAndOnlyItsObjectFails(fromCheckpoint: Bool) throws {
+        let values = try saveSeveral()
+        if fromCheckpoint { try container().checkpoint() }
+        let lost = try #require(values["photo 2"])
+        try removeFile(of: lost)
+        let context = ModelContext(try container())
+        for caption in ["photo 0", "photo 1", "photo 3", "small"] {
+            let found = try context.fetch(FetchDescriptor<Snapshot>(predicate: #Predicate { $0.caption == caption }))
+            #expect(found.map(\.image) == [values[caption]])
+        }
+        let error = #expect(throws: LogbookError.self) {
+            try context.fetch(FetchDescriptor<Snapshot>(predicate: #Predicate { $0.caption == "photo 2" }))
+        }
+        let path = url.appendingPathComponent(ExternalReference(of: lost).relativePath).path
+        #expect(error?.code == .corruption)
+        #expect(error?.message == "missing external value file \(path) of Snapshot.image of object 3")
+    }
+
+    // MARK: - Saves
+
+    @Test func aSaveLeavesTheReferenceInTheStoreAndTheBytesInTheModel() throws {
+        let value = externalTestBytes(40_000, seed: 7)
+        let container = try container()
+        let context = ModelContext(container)
+        let snapshot = Snapshot(caption: "fresh", image: value)
+        context.insert(snapshot)
+        try context.save()
+        let stored = try storedImages(container)
+        #expect(stored.values.compactMap { ExternalPlaceholder.reference(in: $0) } == [ExternalReference(of: value)])
+        #expect(snapshot.image == value)
+        #expect(try images(container)["fresh"] == value, "another context reads the file")
+
+        let second = externalTestBytes(45_000, seed: 8)
+        snapshot.image = second
+        try context.save()
+        #expect(
+            try storedImages(container).values.compactMap { ExternalPlaceholder.reference(in: $0) } == [
+                ExternalReference(of: second)
+            ]
+        )
+    }
+
+    @Test func anUpdatedValueReadsBackAfterReopeningFromTheLogAndFromACheckpoint() throws {
+        let first = externalTestBytes(20_000, seed: 11)
+        let second = externalTestBytes(21_000, seed: 12)
+        do {
+            let context = ModelContext(try container())
+            let snapshot = Snapshot(caption: "edited", image: first)
+            context.insert(snapshot)
+            try context.save()
+        }
+        do {
+            let container = try container()
+            let context = ModelContext(container)
+            let snapshot = try #require(try context.fetch(FetchDescriptor<Snapshot>()).first)
+            #expect(snapshot.image == first)
+            snapshot.image = second
+            try context.save()
+        }
+        #expect(try images(try container())["edited"] == second, "from the log")
+        try container().checkpoint()
+        #expect(try images(try container())["edited"] == second, "from the checkpoint")
+    }
+
+    @Test func aCheckpointOfReferencesWritesNoFileAndReadsNone() throws {
+        let values = try saveSeveral()
+        let reopened = try container()
+        // The files gone, the checkpoint is still written: it takes the references it holds.
+        for index in 0..<4 { try removeFile(of: try #require(values["photo \(index)"])) }
+        try reopened.checkpoint()
+        let checkpoints = url.appendingPathComponent("checkpoints")
+        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints.path)
+        let name = try #require(names.first { $0.hasSuffix(".checkpoint") })
+        let bytes = try Data(contentsOf: checkpoints.appendingPathComponent(name))
+        #expect(bytes.count < 30_000, "references, not bytes: \(bytes.count) bytes")
+        #expect(externalFiles(in: url).isEmpty, "no file was written again")
+    }
+
+    // MARK: - Reads
+
+    @Test func aPredicateOnTheExternalAttributeComparesTheBytes() throws {
+        let values = try saveSeveral()
+        let wanted = try #require(values["photo 1"])
+        let context = ModelContext(try container())
+        let found = try context.fetch(FetchDescriptor<Snapshot>(predicate: #Predicate { $0.image == wanted }))
+        #expect(found.map(\.caption) == ["photo 1"])
+        #expect(try context.fetchCount(FetchDescriptor<Snapshot>(predicate: #Predicate { $0.image == wanted })) == 1)
+        let small = externalTestBytes(64, seed: 99)
+        let inline = try context.fetch(FetchDescriptor<Snapshot>(predicate: #Predicate { $0.image == small }))
+        #expect(inline.map(\.caption) == ["small"])
+    }
+
+    @Test func historyCarriesTheBytesOfAStoreOpenedByReference() throws {
+        let values = try saveSeveral()
+        let history = try ModelContext(try container()).fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        var inserted: [String: Data] = [:]
+        for change in try #require(history.first).changes {
+            guard case .insert(let insert) = change, let snapshot = insert as? DefaultHistoryInsert<Snapshot>,
+                let caption = snapshot.value(for: \.caption), let image = snapshot.value(for: \.image) ?? nil
+            else { continue }
+            inserted[caption] = image
+        }
+        #expect(inserted == values)
+    }
+}
