@@ -169,4 +169,46 @@ struct ExternalValuesOnDemandTests {
         }
         #expect(inserted == values)
     }
+
+    // MARK: - Deleting history
+
+    @Test func deletingHistoryKeepsTheReferencesAndTheValuesReadBack() throws {
+        let first = externalTestBytes(20_000, seed: 31)
+        let second = externalTestBytes(22_000, seed: 32)
+        let kept = externalTestBytes(24_000, seed: 33)
+        do {
+            let context = ModelContext(try container())
+            let edited = Snapshot(caption: "edited", image: first)
+            context.insert(edited)
+            context.insert(Snapshot(caption: "kept", image: kept))
+            try context.save()
+            edited.image = second
+            try context.save()
+        }
+        do {
+            // Opened by reference: the base is written from the references, no file read.
+            let context = ModelContext(try container())
+            let tokens = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).map(\.token)
+            let horizon = try #require(tokens.last)
+            try context.deleteHistory(
+                HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= horizon })
+            )
+        }
+        let base = try FileManager.default.contentsOfDirectory(atPath: url.path)
+            .filter { !$0.hasSuffix(".lock") }
+            .map { url.appendingPathComponent($0).path }
+            .filter { path in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            }
+        let sizes = try base.map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int ?? 0 }
+        #expect(sizes.reduce(0, +) < 20_000, "the log and its base hold references, not bytes: \(sizes)")
+        let reopened = try container()
+        #expect(try images(reopened) == ["edited": second, "kept": kept])
+        #expect(
+            Set(try storedImages(reopened).values.compactMap { ExternalPlaceholder.reference(in: $0) }) == [
+                ExternalReference(of: second), ExternalReference(of: kept),
+            ]
+        )
+    }
 }
