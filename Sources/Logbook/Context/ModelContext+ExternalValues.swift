@@ -24,4 +24,21 @@ extension ModelContext {
             id: id
         )
     }
+
+    /// Replaces each ``ExternalPlaceholder`` among `values` whose reference names the bytes
+    /// `model` holds already with those bytes, so that a reload reads no file for a value that
+    /// did not change: the SHA-256 names the bytes, as it names their file.
+    func keepHeldExternalValues(
+        _ values: inout [AttributeValue],
+        of model: any PersistentModel,
+        mapping: EntityMapping
+    ) {
+        for (position, _) in mapping.externalProperties where values.indices.contains(position) {
+            guard let reference = ExternalPlaceholder.reference(in: values[position]),
+                case .data(let bytes)? = try? model.readAttribute(position),
+                UInt64(bytes.count) == reference.length, SHA256.hash(bytes) == reference.hash
+            else { continue }
+            values[position] = .data(bytes)
+        }
+    }
 }

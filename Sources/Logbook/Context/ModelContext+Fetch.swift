@@ -661,6 +661,7 @@ extension ModelContext {
         }
         guard var stored else { return }
         if !mapping.externalProperties.isEmpty {
+            keepHeldExternalValues(&stored, of: model, mapping: mapping)
             // Unreadable files leave the model's values as they are: the next fetch reports them.
             guard (try? resolveExternalValues(&stored, id, mapping: mapping)) != nil else { return }
         }

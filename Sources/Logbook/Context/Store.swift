@@ -272,8 +272,12 @@ final class Store: Sendable {
         self.insertNames = InsertNames(state.projection)
         var start = CheckpointStart()
         if let log, reader != nil {
+            // A migration's objects hold their values' bytes: its contexts have no value files
+            // to read them from, and what they save is appended as it was captured.
+            var source = CheckpointSource(log)
+            source.keepsExternalReferences = false
             start = try Self.startFromCheckpoint(
-                of: CheckpointSource(log),
+                of: source,
                 schema: schema,
                 history: history,
                 into: &state,

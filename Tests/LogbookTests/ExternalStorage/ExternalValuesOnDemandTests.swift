@@ -24,7 +24,9 @@ struct ExternalValuesOnDemandTests {
         try #require(
             container.store.read { state -> [UInt64: AttributeValue]? in
                 guard let table = state.projection.table(named: "Snapshot"),
-                    let image = state.projection.tables[table].entity.attributes.firstIndex(where: { $0.name == "image" })
+                    let image = state.projection.tables[table].entity.attributes.firstIndex(where: {
+                        $0.name == "image"
+                    })
                 else { return nil }
                 var values: [UInt64: AttributeValue] = [:]
                 for (id, slot) in state.projection.tables[table].identifiersInOrder() {
@@ -210,5 +212,71 @@ struct ExternalValuesOnDemandTests {
                 ExternalReference(of: second), ExternalReference(of: kept),
             ]
         )
+    }
+
+    // MARK: - Other contexts and migrations
+
+    @Test func aModelOfAnotherContextTakesTheNewValueAfterASave() throws {
+        let first = externalTestBytes(20_000, seed: 41)
+        let second = externalTestBytes(20_500, seed: 42)
+        do {
+            let context = ModelContext(try container())
+            context.insert(Snapshot(caption: "shared", image: first))
+            context.insert(Snapshot(caption: "still", image: externalTestBytes(20_000, seed: 43)))
+            try context.save()
+        }
+        let container = try container()
+        let reader = ModelContext(container)
+        let held = try reader.fetch(FetchDescriptor<Snapshot>(sortBy: [SortDescriptor(\.caption)]))
+        #expect(held.map(\.image) == [first, externalTestBytes(20_000, seed: 43)])
+        let writer = ModelContext(container)
+        let edited = try #require(try writer.fetch(FetchDescriptor<Snapshot>()).first { $0.caption == "shared" })
+        edited.image = second
+        try writer.save()
+        // The next fetch brings the reader's models up to date: the changed one from its file.
+        _ = try reader.fetchCount(FetchDescriptor<Snapshot>())
+        _ = try reader.fetch(FetchDescriptor<Snapshot>())
+        #expect(held.map(\.image) == [second, externalTestBytes(20_000, seed: 43)])
+    }
+
+    @Test func aCustomStageFromACheckpointSeesTheBytes() throws {
+        let value = externalTestBytes(30_000, seed: 51)
+        do {
+            let container = try ModelContainer(for: AlbumV1.Picture.self, configurations: ModelConfiguration(url: url))
+            let context = ModelContext(container)
+            context.insert(AlbumV1.Picture(title: "Sunset", bytes: value))
+            try context.save()
+            try container.checkpoint()
+        }
+        for _ in 0..<2 {
+            let migrated = try ModelContainer(
+                for: AlbumV2.Picture.self,
+                migrationPlan: CountingAlbumPlan.self,
+                configurations: ModelConfiguration(url: url)
+            )
+            let pictures = try ModelContext(migrated).fetch(FetchDescriptor<AlbumV2.Picture>())
+            #expect(pictures.map(\.title) == ["Sunset (30000 bytes)"], "the stage read the bytes, not a reference")
+            #expect(pictures.map(\.image) == [value])
+        }
+    }
+}
+
+/// ``AlbumPlan`` with a custom stage whose `willMigrate` writes each picture's size into its title.
+private enum CountingAlbumPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [AlbumV1.self, AlbumV2.self] }
+    static var stages: [MigrationStage] {
+        [
+            .custom(
+                fromVersion: AlbumV1.self,
+                toVersion: AlbumV2.self,
+                willMigrate: { context in
+                    for picture in try context.fetch(FetchDescriptor<AlbumV1.Picture>()) {
+                        picture.title = "\(picture.title) (\(picture.bytes.count) bytes)"
+                    }
+                    try context.save()
+                },
+                didMigrate: nil
+            )
+        ]
     }
 }
