@@ -271,13 +271,13 @@ final class Store: Sendable {
         var state = State(projection: Projection(schema: schema, history: history))
         self.insertNames = InsertNames(state.projection)
         var start = CheckpointStart()
+        // With `log`, the store is a migration's last, whose objects the container adopts and
+        // no context reads: values kept in files stay there, as in the container's own open.
+        // Without it, a stage's contexts read the objects, and see the bytes.
+        let keepsExternalReferences = log.map { $0.configuration.external == nil } ?? false
         if let log, reader != nil {
-            // A migration's objects hold their values' bytes: its contexts have no value files
-            // to read them from, and what they save is appended as it was captured.
-            var source = CheckpointSource(log)
-            source.keepsExternalReferences = false
             start = try Self.startFromCheckpoint(
-                of: source,
+                of: CheckpointSource(log),
                 schema: schema,
                 history: history,
                 into: &state,
@@ -291,7 +291,8 @@ final class Store: Sendable {
             pending: pending,
             into: &state,
             fingerprint: fingerprint,
-            decodingAhead: decodingAhead
+            decodingAhead: decodingAhead,
+            keepingExternalReferences: keepsExternalReferences
         )
         self.history = history
         self.state = Locked(state)

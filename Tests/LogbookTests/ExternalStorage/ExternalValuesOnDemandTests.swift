@@ -239,6 +239,36 @@ struct ExternalValuesOnDemandTests {
         #expect(held.map(\.image) == [second, externalTestBytes(20_000, seed: 43)])
     }
 
+    @Test(arguments: [false, true])
+    func anOpenWithAMigrationPlanAtTheModelsVersionReadsNoFile(fromCheckpoint: Bool) throws {
+        let lost = externalTestBytes(30_000, seed: 61)
+        let kept = externalTestBytes(30_000, seed: 62)
+        func open() throws -> ModelContainer {
+            try ModelContainer(
+                for: AlbumV2.Picture.self,
+                migrationPlan: AlbumPlan.self,
+                configurations: ModelConfiguration(url: url)
+            )
+        }
+        do {
+            let container = try open()
+            let context = ModelContext(container)
+            context.insert(AlbumV2.Picture(title: "Lost", image: lost))
+            context.insert(AlbumV2.Picture(title: "Kept", image: kept))
+            try context.save()
+            if fromCheckpoint { try container.checkpoint() }
+        }
+        try removeFile(of: lost)
+        let context = ModelContext(try open())
+        let found = try context.fetch(FetchDescriptor<AlbumV2.Picture>(predicate: #Predicate { $0.title == "Kept" }))
+        #expect(found.map(\.image) == [kept])
+        let error = #expect(throws: LogbookError.self) {
+            try context.fetch(FetchDescriptor<AlbumV2.Picture>(predicate: #Predicate { $0.title == "Lost" }))
+        }
+        #expect(error?.code == .corruption)
+        #expect(error?.message.hasPrefix("missing external value file") == true)
+    }
+
     @Test func aCustomStageFromACheckpointSeesTheBytes() throws {
         let value = externalTestBytes(30_000, seed: 51)
         do {
