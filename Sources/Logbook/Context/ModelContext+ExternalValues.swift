@@ -41,4 +41,19 @@ extension ModelContext {
             values[position] = .data(bytes)
         }
     }
+
+    /// The model `make` makes, where no error can be thrown (a relationship's fault,
+    /// ``model(for:)``): `nil` when it cannot be made, for example when a value's file is
+    /// missing or damaged, with the error, which names the file, logged.
+    func madeOrLogged<Model>(_ make: () throws -> Model) -> Model? {
+        do {
+            return try make()
+        } catch {
+            store.logger.error(
+                "a stored object could not be made and is left out: \(error)",
+                metadata: ["store": "\(store.location)", "error": "\(error)"]
+            )
+            return nil
+        }
+    }
 }

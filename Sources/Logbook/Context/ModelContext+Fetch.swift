@@ -255,7 +255,7 @@ extension ModelContext {
         guard !identifier.isTemporary, let type = store.schema.modelType(forEntity: identifier.entityName) else {
             return nil
         }
-        return try? materialize(type, identifier.number)
+        return madeOrLogged { try materialize(type, identifier.number) } ?? nil
     }
 
     /// The model with an identifier if the context has it registered already, without
@@ -465,15 +465,17 @@ extension ModelContext {
         models.reserveCapacity(found.count)
         rows.withUnsafeMutableBufferPointer { rows in
             for (row, target) in found.enumerated() {
-                let made = try? materialize(
-                    Target.self,
-                    target.id,
-                    slot: row,
-                    takingFrom: rows,
-                    width: width,
-                    mapping: targetMapping,
-                    values: &values
-                )
+                let made = madeOrLogged {
+                    try materialize(
+                        Target.self,
+                        target.id,
+                        slot: row,
+                        takingFrom: rows,
+                        width: width,
+                        mapping: targetMapping,
+                        values: &values
+                    )
+                }
                 if let made { models.append(made) }
             }
         }

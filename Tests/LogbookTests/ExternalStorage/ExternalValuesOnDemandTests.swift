@@ -1,4 +1,6 @@
 import Foundation
+import InMemoryLogging
+import Logging
 import Testing
 
 @testable import Logbook
@@ -267,6 +269,31 @@ struct ExternalValuesOnDemandTests {
         }
         #expect(error?.code == .corruption)
         #expect(error?.message.hasPrefix("missing external value file") == true)
+    }
+
+    @Test func aRelatedObjectWhoseFileIsMissingIsLeftOutOfTheRelationshipAndLogged() throws {
+        let lost = externalTestBytes(20_000, seed: 71)
+        let kept = externalTestBytes(20_000, seed: 72)
+        let handler = InMemoryLogHandler()
+        var configuration = ModelConfiguration(url: url)
+        configuration.logger = Logger(label: "test", factory: { [handler] _ in handler })
+        do {
+            let context = ModelContext(try ModelContainer(for: PhotoAlbum.self, configurations: configuration))
+            let album = PhotoAlbum(name: "Trip")
+            context.insert(album)
+            album.photos = [AlbumPhoto(caption: "lost", image: lost), AlbumPhoto(caption: "kept", image: kept)]
+            try context.save()
+        }
+        try removeFile(of: lost)
+        let context = ModelContext(try ModelContainer(for: PhotoAlbum.self, configurations: configuration))
+        let album = try #require(try context.fetch(FetchDescriptor<PhotoAlbum>()).first)
+        #expect(album.photos.map(\.caption) == ["kept"])
+        let path = url.appendingPathComponent(ExternalReference(of: lost).relativePath).path
+        #expect(
+            handler.entries.contains {
+                $0.level == .error && $0.message.description.contains("missing external value file \(path)")
+            }
+        )
     }
 
     @Test func aCustomStageFromACheckpointSeesTheBytes() throws {
