@@ -15,9 +15,11 @@ import Foundation
 /// The placeholder travels inside the existing ``AttributeValue/data(_:)`` case so that the
 /// projection's columns, rows and their copies keep their layout and cost: no value of another
 /// attribute, and no non-external value, is ever looked at. It is only read as a placeholder
-/// in an attribute marked `.externalStorage` of a store that keeps values in files; there an
-/// inline value (below the threshold) of exactly these 60 bytes with this prefix would be
-/// taken for one, which the 128-bit prefix makes as likely as guessing a random key.
+/// in an attribute marked `.externalStorage` of a store that keeps values in files. There a
+/// save keeps any value of this shape in a file, whatever its size
+/// (`Store.goesToAFile(_:threshold:)`), so that no inline value is taken for a reference. (A log
+/// written by another kind of store, or before this release, could hold such a value inline;
+/// the 128-bit prefix makes that as likely as guessing a random key.)
 enum ExternalPlaceholder {
     /// The prefix: 16 fixed random bytes.
     static let prefix: [UInt8] = [

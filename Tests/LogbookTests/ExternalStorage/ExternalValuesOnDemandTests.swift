@@ -89,6 +89,27 @@ struct ExternalValuesOnDemandTests {
 
     // MARK: - Saves
 
+    @Test(arguments: [false, true])
+    func aSmallValueShapedLikeAReferenceIsKeptInAFileAndReadsBackAsItself(fromCheckpoint: Bool) throws {
+        let other = externalTestBytes(40_000, seed: 7)
+        // 60 bytes that name the other value's file the way the store's objects do.
+        let lookalike = Data(ExternalPlaceholder.prefix + ExternalReference(of: other).fixedBytes)
+        #expect(lookalike.count == ExternalPlaceholder.size)
+        do {
+            let context = ModelContext(try container())
+            context.insert(Snapshot(caption: "other", image: other))
+            context.insert(Snapshot(caption: "lookalike", image: lookalike))
+            try context.save()
+        }
+        if fromCheckpoint { try container().checkpoint() }
+        let read = try images(try container())
+        #expect(read["lookalike"] == lookalike)
+        #expect(read["other"] == other)
+        // It went to a file of its own, below the threshold.
+        let file = url.appendingPathComponent(ExternalReference(of: lookalike).relativePath)
+        #expect(try Data(contentsOf: file) == lookalike)
+    }
+
     @Test func aSaveLeavesTheReferenceInTheStoreAndTheBytesInTheModel() throws {
         let value = externalTestBytes(40_000, seed: 7)
         let container = try container()
