@@ -14,14 +14,21 @@ extension CheckpointReader {
     /// - Throws: ``LogbookError/Code/corruption`` naming the file and byte offset when a section
     ///   does not make sense, or does not fit the schema; ``LogbookError/Code/outOfMemory`` when
     ///   a table's values do not fit under `valueBytesLimit`.
-    func load(schema: Schema, history: [Schema], valueBytesLimit: Int = .max) throws(LogbookError) -> Loaded {
+    /// - Parameter keepingExternalReferences: Whether a value kept in a file is loaded as its
+    ///   ``ExternalPlaceholder``, without reading the file; otherwise the file is read and checked.
+    func load(
+        schema: Schema,
+        history: [Schema],
+        valueBytesLimit: Int = .max,
+        keepingExternalReferences: Bool = false
+    ) throws(LogbookError) -> Loaded {
         var projection = Projection(schema: schema, history: history)
         projection.valueBytesLimit = valueBytesLimit
         let lastSchemaNumber = try loadState(into: &projection)
         let schemas = try loadSchemas()
         try loadAliases(into: &projection)
         for index in projection.tables.indices {
-            try loadTable(index, into: &projection)
+            try loadTable(index, into: &projection, keepingExternalReferences: keepingExternalReferences)
         }
         projection.lastSequence = header.sequence
         return Loaded(projection: projection, lastSchemaNumber: lastSchemaNumber, schemas: schemas)
@@ -116,7 +123,11 @@ extension CheckpointReader {
         projection.aliases = aliases
     }
 
-    private func loadTable(_ index: Int, into projection: inout Projection) throws(LogbookError) {
+    private func loadTable(
+        _ index: Int,
+        into projection: inout Projection,
+        keepingExternalReferences: Bool
+    ) throws(LogbookError) {
         let section = try self.section(.entity, table: index)
         var reader = BinaryReader(bytes[section.range])
         var table = projection.tables[index]
@@ -172,7 +183,13 @@ extension CheckpointReader {
         table.freeSlots = freeSlots
         table.count = live
         table.restoreUnique(unique)
-        try loadValues(of: &table, index, slots: slots, limit: projection.valueBytesLimit)
+        try loadValues(
+            of: &table,
+            index,
+            slots: slots,
+            limit: projection.valueBytesLimit,
+            keepingExternalReferences: keepingExternalReferences
+        )
         try loadLinks(of: &table, index, slots: slots)
         projection.tables[index] = table
         for (slot, id) in identifiers.enumerated() where id != 0 {
@@ -184,7 +201,13 @@ extension CheckpointReader {
         }
     }
 
-    private func loadValues(of table: inout EntityTable, _ index: Int, slots: Int, limit: Int) throws(LogbookError) {
+    private func loadValues(
+        of table: inout EntityTable,
+        _ index: Int,
+        slots: Int,
+        limit: Int,
+        keepingExternalReferences: Bool
+    ) throws(LogbookError) {
         let cells = try self.section(.values, table: index)
         let heap = try self.section(.heap, table: index)
         let count = slots * table.width
@@ -256,6 +279,10 @@ extension CheckpointReader {
             case .external:
                 guard let reference = ExternalReference(fixedBytes: try stored()) else {
                     throw damage("an external reference of \(length) bytes", in: cells, at: position)
+                }
+                if keepingExternalReferences {
+                    value = ExternalPlaceholder.value(reference)
+                    break
                 }
                 // The store's directory holds `checkpoints/`, which holds the file.
                 let store = SegmentDirectory.parent(of: SegmentDirectory.parent(of: path))

@@ -211,7 +211,12 @@ enum CheckpointEncoder {
             case .uuid(let value): stored(.uuid, withUnsafeBytes(of: value.uuid) { Array($0) })
             case .url(let value): stored(.url, Array(value.absoluteString.utf8))
             case .data(let value):
-                if let external, value.count >= external.threshold, table.width > 0,
+                if external != nil, table.width > 0, externalAttributes.indices.contains(index % table.width),
+                    externalAttributes[index % table.width], let reference = ExternalPlaceholder.reference(in: value)
+                {
+                    // A value the projection holds by reference: its file is written already.
+                    stored(.external, reference.fixedBytes)
+                } else if let external, value.count >= external.threshold, table.width > 0,
                     externalAttributes.indices.contains(index % table.width), externalAttributes[index % table.width]
                 {
                     let reference = ExternalReference(of: value)

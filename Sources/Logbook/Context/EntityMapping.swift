@@ -46,6 +46,10 @@ final class EntityMapping {
     let hasCountLimits: Bool
     /// Whether an attribute of the entity is marked `.preserveValueOnDeletion`.
     let hasPreservedAttributes: Bool
+    /// The attributes marked `.externalStorage`, by property index, with their names: where a
+    /// stored value may be an ``ExternalPlaceholder``. Empty for most entities, whose models
+    /// are made without looking.
+    let externalProperties: [(position: Int, name: String)]
     /// The entity name.
     let entityName: String
     /// The entities below this one in its model hierarchy, at any depth: empty for an entity
@@ -129,6 +133,11 @@ final class EntityMapping {
             }
         }
         self.table = table
+        self.externalProperties = slots.enumerated().compactMap { property, slot in
+            guard case .attribute(let attribute) = slot, entity.attributes[attribute].options.contains(.externalStorage)
+            else { return nil }
+            return (property, entity.attributes[attribute].name)
+        }
         self.entityName = binding.entityName
         self.subentityNames = Array(projection.schema.entityNames(inheritingFrom: binding.entityName).dropFirst())
         self.propertyNames = binding.properties.map(\.name)

@@ -151,8 +151,9 @@ public struct ModelConfiguration: Sendable {
     /// Each such value is written to `external/` in the store's directory, once per distinct
     /// content (the file is named by the SHA-256 of the bytes), durably before the save's batch
     /// that refers to it; the batch holds a reference of 44 bytes. Smaller values stay in the
-    /// log, where they cost less than a file. The values are read back as the store opens, like
-    /// every other value, and a missing or damaged file fails that read with
+    /// log, where they cost less than a file. Opening the store reads none of the files: its
+    /// objects hold the reference, and a file is read when a fetch makes a model of its object,
+    /// which then holds the bytes. A missing or damaged file fails that fetch with
     /// ``LogbookError/Code/corruption`` naming the file, entity, attribute and object.
     /// Core Data's heuristic for the same option is about 100 KB; a lower threshold keeps more
     /// of the log compact and quick to replay, at the cost of more small files.

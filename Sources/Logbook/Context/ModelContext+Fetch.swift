@@ -255,7 +255,7 @@ extension ModelContext {
         guard !identifier.isTemporary, let type = store.schema.modelType(forEntity: identifier.entityName) else {
             return nil
         }
-        return try? materialize(type, identifier.number)
+        return madeOrLogged { try materialize(type, identifier.number) } ?? nil
     }
 
     /// The model with an identifier if the context has it registered already, without
@@ -465,15 +465,17 @@ extension ModelContext {
         models.reserveCapacity(found.count)
         rows.withUnsafeMutableBufferPointer { rows in
             for (row, target) in found.enumerated() {
-                let made = try? materialize(
-                    Target.self,
-                    target.id,
-                    slot: row,
-                    takingFrom: rows,
-                    width: width,
-                    mapping: targetMapping,
-                    values: &values
-                )
+                let made = madeOrLogged {
+                    try materialize(
+                        Target.self,
+                        target.id,
+                        slot: row,
+                        takingFrom: rows,
+                        width: width,
+                        mapping: targetMapping,
+                        values: &values
+                    )
+                }
                 if let made { models.append(made) }
             }
         }
@@ -605,6 +607,7 @@ extension ModelContext {
         mapping: EntityMapping
     ) throws -> T {
         if fillsMissingValues { fillMissingValues(&values, mapping: mapping) }
+        if !mapping.externalProperties.isEmpty { try resolveExternalValues(&values, id, mapping: mapping) }
         // Set without a set of faults to copy and release, for most models.
         let storage =
             if let bits = mapping.faultedBits {
@@ -658,7 +661,12 @@ extension ModelContext {
                 state.projection.withTable(mapping.table) { Self.propertyValues(slot, of: $0, mapping: mapping) }
             }
         }
-        guard let stored else { return }
+        guard var stored else { return }
+        if !mapping.externalProperties.isEmpty {
+            keepHeldExternalValues(&stored, of: model, mapping: mapping)
+            // Unreadable files leave the model's values as they are: the next fetch reports them.
+            guard (try? resolveExternalValues(&stored, id, mapping: mapping)) != nil else { return }
+        }
         for (property, slot) in mapping.slots.enumerated() {
             guard case .attribute = slot else { continue }
             if (try? model.readAttribute(property)) != stored[property] {

@@ -96,7 +96,7 @@ extension ModelContext {
         }
         for target in targets {
             guard let type = store.schema.modelType(forEntity: target.entity),
-                let model = try? materialize(type, target.id)
+                let model = madeOrLogged({ try materialize(type, target.id) }) ?? nil
             else { continue }
             models.append(model)
         }
@@ -121,6 +121,6 @@ extension ModelContext {
             reload(existing)
             return existing
         }
-        return try? materialize(type, survivor)
+        return madeOrLogged { try materialize(type, survivor) } ?? nil
     }
 }

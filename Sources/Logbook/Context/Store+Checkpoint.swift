@@ -21,12 +21,16 @@ extension Store {
         var logEnd: UInt64?
         /// The last sequence number the open may hold: a checkpoint after it is skipped.
         var limit: UInt64 = .max
+        /// Whether a value kept in a file is loaded as its ``ExternalPlaceholder``, its file
+        /// unread: for a store that keeps values in files, whose reads resolve them.
+        var keepsExternalReferences = false
 
         init(_ log: EventLog) {
             directory = log.directory
             syscalls = log.configuration.syscalls
             maximumBatchSize = log.configuration.maximumBatchSize
             logEnd = log.nextSequence &- 1
+            keepsExternalReferences = log.configuration.external == nil
         }
 
         init(readOnly reader: LogReader, limit: UInt64) {
@@ -112,7 +116,8 @@ extension Store {
                 loaded = try reader.load(
                     schema: schema,
                     history: history,
-                    valueBytesLimit: state.projection.valueBytesLimit
+                    valueBytesLimit: state.projection.valueBytesLimit,
+                    keepingExternalReferences: log.keepsExternalReferences
                 )
             } catch  where error.code == .outOfMemory {
                 throw error

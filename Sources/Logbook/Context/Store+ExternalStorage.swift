@@ -17,6 +17,13 @@ extension Store {
         schema.entities.contains { entity in entity.attributes.contains { $0.options.contains(.externalStorage) } }
     }
 
+    /// Whether a value of an `.externalStorage` attribute is kept in a file: from the
+    /// threshold up, and also a smaller value that has the shape of an ``ExternalPlaceholder``,
+    /// so that no inline value can ever be taken for a reference to another value's file.
+    static func goesToAFile(_ bytes: Data, threshold: Int) -> Bool {
+        bytes.count >= threshold || ExternalPlaceholder.reference(in: bytes) != nil
+    }
+
     /// Writes the batch's values that go to files, durably, and returns their references for the
     /// encoder; `nil` when there are none.
     ///
@@ -37,7 +44,7 @@ extension Store {
                     continue
                 }
                 let value = inserts.withValues { $0[position] }
-                guard case .data(let bytes) = value, bytes.count >= threshold else { continue }
+                guard case .data(let bytes) = value, Self.goesToAFile(bytes, threshold: threshold) else { continue }
                 externals.add(insertPosition: position, try files.write(bytes))
             }
         }
@@ -48,13 +55,53 @@ extension Store {
             let fields = written.fields
             let attributes = projection.tables[table].entity
             for field in fields {
-                guard case .data(let bytes) = field.value, bytes.count >= threshold,
+                guard case .data(let bytes) = field.value, Self.goesToAFile(bytes, threshold: threshold),
                     attributes.attribute(named: field.name)?.options.contains(.externalStorage) == true
                 else { continue }
                 externals.add(field.name, bytes, try files.write(bytes))
             }
         }
         return externals.isEmpty ? nil : externals
+    }
+}
+
+extension Store {
+    /// Replaces, in a batch that was encoded, each value written to a file with its
+    /// ``ExternalPlaceholder``, so that applying the batch leaves the projection holding the
+    /// reference and not the bytes.
+    static func keepReferences(_ externals: ExternalValues, in inserts: DirectInserts, _ events: inout [Event]) {
+        if !externals.byInsertPosition.isEmpty {
+            inserts.withValuesToTake { values in
+                for (position, reference) in externals.byInsertPosition where values.indices.contains(position) {
+                    values[position] = ExternalPlaceholder.value(reference)
+                }
+            }
+        }
+        for index in events.indices {
+            events[index] = events[index].mappingWrittenFields { field in
+                guard let reference = externals.reference(field.name, field.value) else { return field }
+                return Event.Field(field.name, ExternalPlaceholder.value(reference))
+            }
+        }
+    }
+}
+
+extension Event {
+    /// The event with `transform` applied to each attribute value it writes (see
+    /// ``writtenFields``); other events as they are.
+    func mappingWrittenFields(_ transform: (Field) -> Field) -> Event {
+        switch self {
+        case .insert(var insert):
+            insert.attributes = insert.attributes.map(transform)
+            return .insert(insert)
+        case .update(var update):
+            update.attributes = update.attributes.map(transform)
+            return .update(update)
+        case .delete(let entity, let id, let preserved):
+            return .delete(entity: entity, id: id, preserved: preserved.map(transform))
+        case .schema, .link, .unlink, .migration:
+            return self
+        }
     }
 }
 

@@ -221,12 +221,14 @@ final class Store: Sendable {
                     into: &state,
                     logger: configuration.logger
                 )
+                // Values kept in files stay there until a read needs them.
                 self.replayed = try Self.replay(
                     log.reader(),
                     from: start.first,
                     startingWith: start.replayed,
                     into: &state,
-                    fingerprint: fingerprint
+                    fingerprint: fingerprint,
+                    keepingExternalReferences: logConfiguration.external == nil
                 )
                 checkpointedLogBytes = start.logBytes
             } else {
@@ -269,6 +271,10 @@ final class Store: Sendable {
         var state = State(projection: Projection(schema: schema, history: history))
         self.insertNames = InsertNames(state.projection)
         var start = CheckpointStart()
+        // With `log`, the store is a migration's last, whose objects the container adopts and
+        // no context reads: values kept in files stay there, as in the container's own open.
+        // Without it, a stage's contexts read the objects, and see the bytes.
+        let keepsExternalReferences = log.map { $0.configuration.external == nil } ?? false
         if let log, reader != nil {
             start = try Self.startFromCheckpoint(
                 of: CheckpointSource(log),
@@ -285,7 +291,8 @@ final class Store: Sendable {
             pending: pending,
             into: &state,
             fingerprint: fingerprint,
-            decodingAhead: decodingAhead
+            decodingAhead: decodingAhead,
+            keepingExternalReferences: keepsExternalReferences
         )
         self.history = history
         self.state = Locked(state)
@@ -299,6 +306,8 @@ final class Store: Sendable {
     /// - Parameters:
     ///   - first: The first sequence number to replay: after a checkpoint's, whose state
     ///     `state` holds and whose schema records `initial` holds.
+    ///   - keepingExternalReferences: Whether values kept in files go into the projection as
+    ///     their ``ExternalPlaceholder``, their files unread (see ``Store/externalStorage``).
     static func replay(
         _ reader: LogReader?,
         from first: UInt64 = 1,
@@ -307,7 +316,8 @@ final class Store: Sendable {
         pending: [EventEnvelope] = [],
         into state: inout State,
         fingerprint: String,
-        decodingAhead: InsertPredecoder.Policy = .whenACoreIsFree
+        decodingAhead: InsertPredecoder.Policy = .whenACoreIsFree,
+        keepingExternalReferences: Bool = false
     ) throws(LogbookError) -> Replayed {
         var replayed = initial
         if let reader {
@@ -317,6 +327,7 @@ final class Store: Sendable {
                     from: first,
                     through: last,
                     predecoder: InsertPredecoder.forReplay(of: state.projection, decodingAhead),
+                    keepingExternalReferences: keepingExternalReferences,
                     predecoded: { state.projection.applyInsert($1, at: $2, sequence: $0, takingValues: true) != nil },
                     shortcut: { state.projection.applyInsert($1, sequence: $0) },
                     { sequence, envelope in
@@ -552,6 +563,9 @@ final class Store: Sendable {
             state.lastSchemaNumber = max(state.lastSchemaNumber, schemaNumber)
             // Only the inserts an upsert folded into another object are listed.
             var survivors: [UInt64: UInt64] = [:]
+            // The values written to files are kept in the projection by reference, as an open
+            // loads them.
+            if let externals { Self.keepReferences(externals, in: inserts, &batch.events) }
             // Each insert from the values it was encoded from, not by decoding its bytes: moved
             // out of the batch, which nothing reads once it is encoded, rather than copied, which
             // retained every string once more and released it again when the batch was dropped.

@@ -117,6 +117,12 @@ extension ModelContext {
             let property = mapping.propertyIndex(of: keyPath, in: T.self),
             case .attribute(let attribute) = mapping.slots[property]
         else { return nil }
+        // A stored value of an `.externalStorage` attribute may be a placeholder for its file's
+        // bytes: such an equality is evaluated on models, whose values are the bytes.
+        if !mapping.externalProperties.isEmpty, mapping.externalProperties.contains(where: { $0.position == property })
+        {
+            return nil
+        }
         return (attribute, value)
     }
 }

@@ -38,6 +38,7 @@ package enum EventStream {
         through last: UInt64 = .max,
         predecoder: InsertPredecoder?,
         yieldingToTheReplay: Bool = true,
+        keepingExternalReferences: Bool = false,
         predecoded: (UInt64, DirectInserts, Int) -> Bool = { _, _, _ in true },
         shortcut: (UInt64, UnsafeRawBufferPointer) -> Bool = { _, _ in false },
         _ body: (UInt64, EventEnvelope) throws -> Void
@@ -74,13 +75,17 @@ package enum EventStream {
                     located.sequence = sequence
                     throw located
                 }
-                do {
+                if keepingExternalReferences {
+                    envelope = envelope.withExternalPlaceholders
+                } else {
                     // The values kept in files beside the log, read in: the error names the file.
-                    envelope = try externals.resolve(envelope)
-                } catch {
-                    var located = error
-                    located.sequence = sequence
-                    throw located
+                    do {
+                        envelope = try externals.resolve(envelope)
+                    } catch {
+                        var located = error
+                        located.sequence = sequence
+                        throw located
+                    }
                 }
                 try body(sequence, envelope)
             }

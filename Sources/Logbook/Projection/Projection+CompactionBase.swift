@@ -36,6 +36,8 @@ extension Projection {
             reader,
             through: horizon,
             predecoder: nil,
+            // Values kept in files stay there: the base refers to the same files.
+            keepingExternalReferences: true,
             shortcut: { sequence, bytes in
                 if let kind = bytes.first,
                     kind == EventCodec.Kind.schema.rawValue || kind == EventCodec.Kind.migration.rawValue
@@ -156,7 +158,10 @@ private struct BaseWriter {
         var fields: [Event.Field] = []
         for (attribute, value) in zip(entity.attributes, row.values) {
             var field = Event.Field(attribute.name, value)
-            if attribute.options.contains(.externalStorage), case .data(let bytes) = value {
+            if attribute.options.contains(.externalStorage), let reference = ExternalPlaceholder.reference(in: value) {
+                field = Event.Field(attribute.name, .null, external: reference)
+                external = true
+            } else if attribute.options.contains(.externalStorage), case .data(let bytes) = value {
                 let reference = ExternalReference(of: bytes)
                 if fileExists(externals.path(of: reference)) {
                     field.external = reference

@@ -134,10 +134,12 @@ extension Schema.Attribute {
         /// }
         /// ```
         ///
-        /// The values are read into memory as the store opens, like every other value: fetches,
-        /// predicates, sorts and history see the bytes. A missing or damaged file fails that read
-        /// with ``LogbookError/Code/corruption`` naming the file, the entity, the attribute and
-        /// the object; `logbook verify` checks every file. See <doc:OnDiskFormat>.
+        /// A store kept in a directory reads none of the files as it opens: its objects hold the
+        /// reference, and a file is read, and checked, when a fetch or a relationship makes a
+        /// model of its object, which then holds the bytes. Models, predicates and history see
+        /// the bytes. A missing or damaged file fails the fetch that reads it with
+        /// ``LogbookError/Code/corruption`` naming the file, the entity, the attribute and the
+        /// object, never the open; `logbook verify` checks every file. See <doc:OnDiskFormat>.
         public static let externalStorage = Option(.externalStorage)
 
         /// The value is meant to stay readable in the history after its model is deleted, as in

@@ -87,3 +87,27 @@ func segmentBytes(of store: URL) throws -> Data {
     for name in names { bytes += try Data(contentsOf: store.appendingPathComponent(name)) }
     return bytes
 }
+
+/// An album whose photos keep their bytes beside the log: a relationship to objects whose values
+/// are read from files when the relationship is loaded.
+@Model
+final class PhotoAlbum {
+    var name: String
+    @Relationship(deleteRule: .cascade, inverse: \AlbumPhoto.album) var photos: [AlbumPhoto] = []
+
+    init(name: String) {
+        self.name = name
+    }
+}
+
+@Model
+final class AlbumPhoto {
+    var caption: String
+    @Attribute(.externalStorage) var image: Data
+    var album: PhotoAlbum?
+
+    init(caption: String, image: Data) {
+        self.caption = caption
+        self.image = image
+    }
+}

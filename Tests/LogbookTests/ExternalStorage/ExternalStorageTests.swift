@@ -4,8 +4,8 @@ import Testing
 @testable import Logbook
 
 /// `@Attribute(.externalStorage)`: large values in files beside the log, content-addressed,
-/// written before the batch that refers to them, read back on open, in history and from
-/// checkpoints, and named when their file is missing or damaged.
+/// written before the batch that refers to them, read back when a model is made, in history and
+/// from checkpoints, and named when their file is missing or damaged.
 struct ExternalStorageTests {
     private let directory = TemporaryDirectory("external")
     private var url: URL { URL(fileURLWithPath: directory.child("photos.store")) }
@@ -188,7 +188,7 @@ struct ExternalStorageTests {
         #expect(reopened["small"]?.image == externalTestBytes(50, seed: 12))
     }
 
-    @Test func aCheckpointWhoseFileIsDamagedIsIgnoredAndTheLogTellsWhy() throws {
+    @Test func aCheckpointLoadsTheReferenceAndAMissingFileFailsOnlyTheFetchThatReadsIt() throws {
         let value = externalTestBytes(50_000, seed: 13)
         do {
             let container = try container()
@@ -197,10 +197,14 @@ struct ExternalStorageTests {
             try context.save()
             try container.checkpoint()
         }
-        try FileManager.default.removeItem(at: url.appendingPathComponent(ExternalReference(of: value).relativePath))
-        let error = #expect(throws: LogbookError.self) { try container() }
-        #expect(error?.code == .corruption, "the checkpoint is a cache: the log's replay names the missing file")
-        #expect(error?.message.contains("missing external value file") == true)
+        let path = url.appendingPathComponent(ExternalReference(of: value).relativePath).path
+        try FileManager.default.removeItem(atPath: path)
+        let reopened = try container()
+        #expect(try ModelContext(reopened).fetchCount(FetchDescriptor<Snapshot>()) == 1, "the open read no file")
+        let error = #expect(throws: LogbookError.self) { try snapshots(reopened) }
+        #expect(error?.code == .corruption)
+        #expect(error?.path == path)
+        #expect(error?.message == "missing external value file \(path) of Snapshot.image of object 1")
     }
 
     @Test func aMigrationRenamingAnExternalAttributeKeepsItsValues() throws {
@@ -257,23 +261,30 @@ struct ExternalStorageTests {
 
     // MARK: - Damage
 
-    @Test func aMissingFileFailsTheOpenNamingTheFileEntityAttributeAndObject() throws {
+    @Test func aMissingFileLetsTheStoreOpenAndFailsTheFetchOfItsObjectNamingIt() throws {
         let value = externalTestBytes(20_000, seed: 18)
+        let kept = externalTestBytes(20_000, seed: 24)
         do {
             let context = ModelContext(try container())
             context.insert(Snapshot(caption: "lost", image: value))
+            context.insert(Snapshot(caption: "kept", image: kept))
             try context.save()
         }
         let path = url.appendingPathComponent(ExternalReference(of: value).relativePath).path
         try FileManager.default.removeItem(atPath: path)
-        let error = #expect(throws: LogbookError.self) { try container() }
+        let reopened = try container()
+        let context = ModelContext(reopened)
+        let found = try context.fetch(FetchDescriptor<Snapshot>(predicate: #Predicate { $0.caption == "kept" }))
+        #expect(found.map(\.image) == [kept], "the other object's file is read")
+        let error = #expect(throws: LogbookError.self) {
+            try context.fetch(FetchDescriptor<Snapshot>(predicate: #Predicate { $0.caption == "lost" }))
+        }
         #expect(error?.code == .corruption)
         #expect(error?.path == path)
-        #expect(error?.sequence == 2, "the insert after the schema record")
         #expect(error?.message == "missing external value file \(path) of Snapshot.image of object 1")
     }
 
-    @Test func aDamagedFileFailsTheOpenNamingIt() throws {
+    @Test func aDamagedFileFailsTheFetchOfItsObjectNamingIt() throws {
         let value = externalTestBytes(20_000, seed: 19)
         do {
             let context = ModelContext(try container())
@@ -284,7 +295,7 @@ struct ExternalStorageTests {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         bytes[100] ^= 0x01
         try bytes.write(to: URL(fileURLWithPath: path))
-        let error = #expect(throws: LogbookError.self) { try container() }
+        let error = #expect(throws: LogbookError.self) { try snapshots(try container()) }
         #expect(error?.code == .corruption)
         #expect(error?.path == path)
         let checksum = String(ExternalReference(of: value).checksum, radix: 16)
@@ -295,7 +306,7 @@ struct ExternalStorageTests {
         )
 
         try bytes.prefix(10).write(to: URL(fileURLWithPath: path))
-        let truncated = #expect(throws: LogbookError.self) { try container() }
+        let truncated = #expect(throws: LogbookError.self) { try snapshots(try container()) }
         #expect(
             truncated?.message
                 == "external value file of 10 bytes where 20000 were written \(path) of Snapshot.image of object 1"
