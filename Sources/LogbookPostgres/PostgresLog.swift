@@ -168,7 +168,11 @@ final class PostgresLog: ExternalLog {
 
     func storeCheckpoint(sequence: UInt64, bytes: [UInt8]) throws(LogbookError) {
         let (store, logger) = (store, logger)
-        let keep = KeepCheckpoint(store: store, sequence: Int64(sequence), checkpoint: ByteBuffer(bytes: bytes))
+        let keep = KeepCheckpoint(
+            store: store,
+            sequence: Int64(sequence),
+            checkpoint: ByteBuffer(bytes: SharedCheckpointEncoding.encode(bytes))
+        )
         try run("keeping the checkpoint at sequence \(sequence) failed") { client in
             try await client.withTransaction(logger: logger) { connection in
                 _ = try await connection.execute(keep, logger: logger).reduce(into: 0) { _, _ in }
@@ -188,7 +192,15 @@ final class PostgresLog: ExternalLog {
             }
         }
         guard let found, found.0 > 0 else { return nil }
-        return (UInt64(found.0), found.1)
+        guard let checkpoint = SharedCheckpointEncoding.decode(found.1) else {
+            throw LogbookError(
+                .corruption,
+                "the checkpoint at sequence \(found.0) kept in \(location) does not decompress to the length it declares",
+                path: location,
+                sequence: UInt64(found.0)
+            )
+        }
+        return (UInt64(found.0), checkpoint)
     }
 
     func onAppendElsewhere(_ wake: @escaping @Sendable () -> Void) {
