@@ -59,25 +59,10 @@ extension EventEnvelope {
     /// The event with each value kept in a file as its ``ExternalPlaceholder``: what a store
     /// that reads value files on demand replays, without reading them.
     var withExternalPlaceholders: EventEnvelope {
-        func mapped(_ fields: [Event.Field]) -> [Event.Field]? {
-            guard fields.contains(where: { $0.external != nil }) else { return nil }
-            return fields.map(\.withPlaceholder)
-        }
-        switch event {
-        case .insert(var insert):
-            guard let fields = mapped(insert.attributes) else { return self }
-            insert.attributes = fields
-            return EventEnvelope(schemaNumber: schemaNumber, event: .insert(insert))
-        case .update(var update):
-            guard let fields = mapped(update.attributes) else { return self }
-            update.attributes = fields
-            return EventEnvelope(schemaNumber: schemaNumber, event: .update(update))
-        case .delete(let entity, let id, let preserved):
-            guard let fields = mapped(preserved) else { return self }
-            return EventEnvelope(schemaNumber: schemaNumber, event: .delete(entity: entity, id: id, preserved: fields))
-        case .schema, .link, .unlink, .migration:
+        guard let written = event.writtenFields, written.fields.contains(where: { $0.external != nil }) else {
             return self
         }
+        return EventEnvelope(schemaNumber: schemaNumber, event: event.mappingWrittenFields(\.withPlaceholder))
     }
 }
 
