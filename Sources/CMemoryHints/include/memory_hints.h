@@ -1,12 +1,24 @@
 #ifndef LOGBOOK_MEMORY_HINTS_H
 #define LOGBOOK_MEMORY_HINTS_H
 
-// Hints to the processor and the allocator, through documented compiler built-ins and C library
-// calls only. Every address handed to them belongs to Logbook's own buffers.
+// Hints to the processor and the allocator, and the ordered byte accesses that a value decoded
+// on first read is published with, through documented compiler built-ins and C library calls
+// only. Every address handed to them belongs to Logbook's own buffers.
 
 /// Starts loading the cache line at `address`, which must lie in a buffer Logbook allocated.
 static inline void logbook_prefetch(const void *address) {
     __builtin_prefetch(address, 0, 3);
+}
+
+/// Reads the byte at `address` with acquire ordering: what was written before a release store
+/// of it (``logbook_store_release``) on another thread is visible after this read.
+static inline unsigned char logbook_load_acquire(const unsigned char *address) {
+    return __atomic_load_n(address, __ATOMIC_ACQUIRE);
+}
+
+/// Writes `value` to the byte at `address` with release ordering.
+static inline void logbook_store_release(unsigned char *address, unsigned char value) {
+    __atomic_store_n(address, value, __ATOMIC_RELEASE);
 }
 
 /// Hands memory the allocator keeps free back to the system: glibc's `malloc_trim(0)`; does

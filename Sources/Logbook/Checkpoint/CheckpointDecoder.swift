@@ -38,7 +38,7 @@ extension CheckpointReader {
 
     private func loadState(into projection: inout Projection) throws(LogbookError) -> UInt32 {
         let section = try self.section(.state)
-        var reader = BinaryReader(bytes[section.range])
+        var reader = BinaryReader(bytes.copy(section.range))
         guard let next = reader.readLittleEndian(as: UInt64.self),
             let lastSchemaNumber = reader.readLittleEndian(as: UInt32.self),
             let tableCount = reader.readLittleEndian(as: UInt32.self)
@@ -60,7 +60,7 @@ extension CheckpointReader {
 
     private func loadSchemas() throws(LogbookError) -> CheckpointEncoder.Schemas {
         let section = try self.section(.schemas)
-        var reader = BinaryReader(bytes[section.range])
+        var reader = BinaryReader(bytes.copy(section.range))
         var schemas = CheckpointEncoder.Schemas()
         func prefixed() throws(LogbookError) -> ArraySlice<UInt8> {
             guard let length = reader.readLittleEndian(as: UInt32.self), let bytes = reader.readBytes(Int(length))
@@ -108,7 +108,7 @@ extension CheckpointReader {
 
     private func loadAliases(into projection: inout Projection) throws(LogbookError) {
         let section = try self.section(.aliases)
-        var reader = BinaryReader(bytes[section.range])
+        var reader = BinaryReader(bytes.copy(section.range))
         guard let count = reader.readLittleEndian(as: UInt64.self), count <= UInt64(reader.remaining / 16) else {
             throw damage("truncated", in: section, at: 0)
         }
@@ -129,7 +129,7 @@ extension CheckpointReader {
         keepingExternalReferences: Bool
     ) throws(LogbookError) {
         let section = try self.section(.entity, table: index)
-        var reader = BinaryReader(bytes[section.range])
+        var reader = BinaryReader(bytes.copy(section.range))
         var table = projection.tables[index]
         func truncated() -> LogbookError { damage("truncated", in: section, at: reader.offset) }
         func skipPadding() {
@@ -214,98 +214,54 @@ extension CheckpointReader {
         guard cells.range.count == count * CheckpointFormat.cellSize else {
             throw damage("\(cells.range.count) bytes for \(count) cells", in: cells, at: 0)
         }
-        do {
-            try table.values.reserve(adding: count, limit: limit)
-        } catch {
-            throw LogbookError(
+        let values = CheckpointCells(region: bytes, cells: cells.range, heap: heap.range, count: count)
+        if let damage = values.check() { throw self.damage(damage.what, in: cells, at: damage.position) }
+        func outOfMemory() -> LogbookError {
+            LogbookError(
                 .outOfMemory,
                 "out of memory for the attribute values of \(table.entity.name) in a checkpoint: \(count) values",
                 path: path
             )
         }
-        var reader = BinaryReader(bytes[cells.range])
-        let heapBytes = bytes[heap.range]
+        if keepingExternalReferences {
+            // Each value is decoded from the file's cells when it is first read.
+            do {
+                table.values = try ValueColumn(decodingOnRead: values, limit: limit)
+            } catch {
+                throw outOfMemory()
+            }
+            return
+        }
+        do {
+            try table.values.reserve(adding: count, limit: limit)
+        } catch {
+            throw outOfMemory()
+        }
+        // The store's directory holds `checkpoints/`, which holds the file.
+        let store = SegmentDirectory.parent(of: SegmentDirectory.parent(of: path))
         for cell in 0..<count {
-            let position = cell * CheckpointFormat.cellSize
-            guard let tag = reader.readByte(), reader.readBytes(3) != nil,
-                let length = reader.readLittleEndian(as: UInt32.self),
-                let payload = reader.readLittleEndian(as: UInt64.self)
-            else { throw damage("truncated", in: cells, at: position) }
-            func stored() throws(LogbookError) -> ArraySlice<UInt8> {
-                guard payload <= UInt64(heapBytes.count), UInt64(length) <= UInt64(heapBytes.count) - payload else {
-                    throw damage("a value outside the heap", in: cells, at: position)
-                }
-                let start = heapBytes.startIndex + Int(payload)
-                return heapBytes[start..<(start + Int(length))]
-            }
-            func text() throws(LogbookError) -> String {
-                guard let text = BinaryReader.string(validating: try stored()) else {
-                    throw damage("text that is not UTF-8", in: cells, at: position)
-                }
-                return text
-            }
-            let value: AttributeValue
-            switch EventCodec.ValueTag(rawValue: tag) {
-            case .null: value = .null
-            case .false: value = .bool(false)
-            case .true: value = .bool(true)
-            case .int: value = .int(Int64(bitPattern: payload))
-            case .uint: value = .uint(payload)
-            case .double: value = .double(Double(bitPattern: payload))
-            case .float: value = .float(Float(bitPattern: UInt32(truncatingIfNeeded: payload)))
-            case .date: value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: payload)))
-            case .string: value = .string(try text())
-            case .decimal:
-                guard let decimal = Decimal(string: try text(), locale: nil) else {
-                    throw damage("an invalid decimal", in: cells, at: position)
-                }
-                value = .decimal(decimal)
-            case .url:
-                guard let url = URL(string: try text()) else { throw damage("an invalid URL", in: cells, at: position) }
-                value = .url(url)
-            case .uuid:
-                let raw = Array(try stored())
-                guard raw.count == 16 else { throw damage("a UUID of \(raw.count) bytes", in: cells, at: position) }
-                value = .uuid(
-                    UUID(
-                        uuid: (
-                            raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10],
-                            raw[11], raw[12], raw[13], raw[14], raw[15]
-                        )
+            if let reference = values.externalReference(cell) {
+                do throws(LogbookError) {
+                    table.values.append(.data(try ExternalFiles(storeDirectory: store).read(reference)))
+                } catch {
+                    throw damage(
+                        "an external value that cannot be read (\(error))",
+                        in: cells,
+                        at: cell * CheckpointFormat.cellSize
                     )
-                )
-            case .data: value = .data(Data(try stored()))
-            case .composite: value = .composite(Data(try stored()))
-            case .external:
-                guard let reference = ExternalReference(fixedBytes: try stored()) else {
-                    throw damage("an external reference of \(length) bytes", in: cells, at: position)
                 }
-                if keepingExternalReferences {
-                    value = ExternalPlaceholder.value(reference)
-                    break
-                }
-                // The store's directory holds `checkpoints/`, which holds the file.
-                let store = SegmentDirectory.parent(of: SegmentDirectory.parent(of: path))
-                do throws(LogbookError) {
-                    value = .data(try ExternalFiles(storeDirectory: store).read(reference))
-                } catch {
-                    throw damage("an external value that cannot be read (\(error))", in: cells, at: position)
-                }
-            case .array:
-                do throws(LogbookError) {
-                    value = try EventCodec.decodeValue(try stored())
-                } catch {
-                    throw damage("an undecodable array (\(error.message))", in: cells, at: position)
-                }
-            case nil: throw damage("unknown value tag \(tag)", in: cells, at: position)
+                continue
             }
-            table.values.append(value)
+            switch values.decode(cell) {
+            case .success(let value): table.values.append(value)
+            case .failure(let failure): throw damage(failure.what, in: cells, at: failure.position)
+            }
         }
     }
 
     private func loadLinks(of table: inout EntityTable, _ index: Int, slots: Int) throws(LogbookError) {
         let section = try self.section(.links, table: index)
-        var reader = BinaryReader(bytes[section.range])
+        var reader = BinaryReader(bytes.copy(section.range))
         func truncated() -> LogbookError { damage("truncated", in: section, at: reader.offset) }
         for relationship in table.isToMany.indices {
             guard slots <= reader.remaining / 8 else { throw truncated() }

@@ -23,15 +23,16 @@ package struct CheckpointReader: Sendable {
     package let path: String
     /// The header's fields.
     package let header: CheckpointHeader
-    /// The file's bytes.
-    let bytes: [UInt8]
+    /// The file's bytes, mapped from disk when the system calls map files.
+    let bytes: CheckpointBytes
     /// The sections, in directory order.
     let sections: [Section]
 
     /// The file's size in bytes.
     package var size: Int { bytes.count }
 
-    /// Reads the file at `path` and checks its header, directory and sections.
+    /// Maps the file at `path`, or reads it where `syscalls` maps nothing, and checks its header,
+    /// directory and sections.
     ///
     /// - Throws: ``LogbookError/Code/unsupportedFormat`` for a format version this release does
     ///   not know; ``LogbookError/Code/corruption`` for any other failed check, naming the file
@@ -43,15 +44,31 @@ package struct CheckpointReader: Sendable {
         guard size <= Int64(Int.max / 2) else {
             throw LogbookError(.corruption, "damaged checkpoint: \(size) bytes is more than can be read", path: path)
         }
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        let read = try file.read(into: &bytes, count: bytes.count, at: 0)
-        // A file that shrank while it was read keeps what was read; no second copy otherwise.
-        if read < bytes.count { bytes.removeSubrange(read...) }
-        try self.init(bytes: bytes, path: path)
+        let bytes: CheckpointBytes
+        switch syscalls.mapReadOnly(file.descriptor, length: Int(size)) {
+        case .success(let address?):
+            bytes = CheckpointBytes(mapped: address, count: Int(size), syscalls: syscalls)
+        case .success(nil):
+            var read = [UInt8](repeating: 0, count: Int(size))
+            let count = try file.read(into: &read, count: read.count, at: 0)
+            // A file that shrank while it was read keeps what was read.
+            if count < read.count { read.removeSubrange(count...) }
+            bytes = CheckpointBytes(copying: read)
+        case .failure(let errno):
+            throw LogbookError.system("mmap", path: path, errno)
+        }
+        try self.init(region: bytes, path: path)
     }
 
     /// Checks the bytes of a checkpoint file.
     package init(bytes: [UInt8], path: String) throws(LogbookError) {
+        try self.init(region: CheckpointBytes(copying: bytes), path: path)
+    }
+
+    /// Checks the checkpoint in `region`.
+    init(region: CheckpointBytes, path: String) throws(LogbookError) {
+        // The header and the directory are parsed from a copy; the sections stay in place.
+        let bytes = region.copy(0..<min(region.count, CheckpointFormat.headerSize))
         func damage(_ what: String, at offset: Int) -> LogbookError {
             LogbookError(.corruption, "damaged checkpoint: \(what)", path: path, offset: Int64(offset))
         }
@@ -72,8 +89,8 @@ package struct CheckpointReader: Sendable {
         }
         guard headerSize == CheckpointFormat.headerSize else { throw damage("header size \(headerSize)", at: 8) }
         let directoryEnd = CheckpointFormat.headerSize + CheckpointFormat.directoryEntrySize * Int(sectionCount)
-        guard Int(sectionCount) <= bytes.count / CheckpointFormat.directoryEntrySize, directoryEnd <= bytes.count
-        else { throw damage("\(sectionCount) sections do not fit in \(bytes.count) bytes", at: 12) }
+        guard Int(sectionCount) <= region.count / CheckpointFormat.directoryEntrySize, directoryEnd <= region.count
+        else { throw damage("\(sectionCount) sections do not fit in \(region.count) bytes", at: 12) }
         guard let sequence = reader.readLittleEndian(as: UInt64.self),
             let batchChecksum = reader.readLittleEndian(as: UInt32.self),
             reader.readLittleEndian(as: UInt32.self) != nil,
@@ -88,7 +105,7 @@ package struct CheckpointReader: Sendable {
             let stored = reader.readLittleEndian(as: UInt32.self)
         else { throw damage("truncated header", at: 16) }
         let computed = CRC32C.checksum(
-            Array(bytes[CheckpointFormat.headerSize..<directoryEnd]),
+            region.buffer(CheckpointFormat.headerSize..<directoryEnd),
             continuing: CRC32C.checksum(Array(bytes[..<CheckpointFormat.headerChecksumOffset]))
         )
         guard stored == computed else {
@@ -98,6 +115,7 @@ package struct CheckpointReader: Sendable {
             )
         }
         var sections: [Section] = []
+        reader = BinaryReader(region.copy(CheckpointFormat.headerSize..<directoryEnd))
         for index in 0..<Int(sectionCount) {
             let entry = CheckpointFormat.headerSize + index * CheckpointFormat.directoryEntrySize
             guard let rawKind = reader.readLittleEndian(as: UInt16.self),
@@ -110,10 +128,10 @@ package struct CheckpointReader: Sendable {
             guard let kind = CheckpointFormat.Kind(rawValue: rawKind) else {
                 throw damage("unknown section kind \(rawKind)", at: entry)
             }
-            guard start >= UInt64(directoryEnd), start <= UInt64(bytes.count), length <= UInt64(bytes.count) - start
+            guard start >= UInt64(directoryEnd), start <= UInt64(region.count), length <= UInt64(region.count) - start
             else { throw damage("section \(index) (\(kind)) lies outside the file", at: entry) }
             let range = Int(start)..<Int(start + length)
-            let actual = bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            let actual = CRC32C.checksum(region.buffer(range))
             guard actual == checksum else {
                 throw damage(
                     "checksum mismatch in section \(index) (\(kind)): stored 0x\(String(checksum, radix: 16)), computed 0x\(String(actual, radix: 16))",
@@ -123,7 +141,7 @@ package struct CheckpointReader: Sendable {
             sections.append(Section(kind: kind, table: Int(table), range: range))
         }
         self.path = path
-        self.bytes = bytes
+        self.bytes = region
         self.sections = sections
         self.header = CheckpointHeader(
             version: version,

@@ -383,7 +383,7 @@ extension ModelContext {
     ) -> Int? {
         projection.withTable(mapping.table) { table in
             let width = table.pointee.width
-            return table.pointee.values.withUnsafeBufferPointer {
+            return table.pointee.values.withUnsafeBufferPointer(decodingSlots: CollectionOfOne(slot), width: width) {
                 fillPropertyValues(&values, slot, of: $0, width: width, mapping: mapping, skipping: skipped)
             }
         }
@@ -444,7 +444,8 @@ extension ModelContext {
                 let needed = found.count * width
                 if rows.count < needed { rows.append(contentsOf: repeatElement(.null, count: needed - rows.count)) }
                 rows.withUnsafeMutableBufferPointer { rows in
-                    targets.pointee.values.withUnsafeBufferPointer { values in
+                    let slots = found.lazy.map(\.slot)
+                    targets.pointee.values.withUnsafeBufferPointer(decodingSlots: slots, width: width) { values in
                         var next = 0
                         for target in found {
                             let start = target.slot * width
@@ -541,8 +542,9 @@ extension ModelContext {
         mapping: EntityMapping
     ) -> [AttributeValue] {
         var values: [AttributeValue] = []
-        _ = table.pointee.values.withUnsafeBufferPointer {
-            fillPropertyValues(&values, slot, of: $0, width: table.pointee.width, mapping: mapping)
+        let width = table.pointee.width
+        _ = table.pointee.values.withUnsafeBufferPointer(decodingSlots: CollectionOfOne(slot), width: width) {
+            fillPropertyValues(&values, slot, of: $0, width: width, mapping: mapping)
         }
         return values
     }

@@ -86,7 +86,11 @@ extension ModelContext {
         skipping offset: Int
     ) -> Chosen? {
         let width = table.pointee.width
-        return table.pointee.values.withUnsafeBufferPointer { values -> Chosen? in
+        // Only the keys' values are read to choose, and then the rows of the chosen: a table
+        // loaded from a checkpoint decodes no other value.
+        let attributes = keys.map(\.attribute)
+        let chosen = table.pointee.values.withUnsafeBufferPointer(decodingAttributes: attributes, width: width) {
+            values -> [(id: UInt64, slot: Int)]? in
             var selection = BoundedSelection<(id: UInt64, slot: Int)>(capacity: capacity) { left, right in
                 for key in keys {
                     let order = key.compare(
@@ -111,7 +115,11 @@ extension ModelContext {
                 }
                 guard complete else { return nil }
             }
-            let kept = selection.sorted().dropFirst(offset)
+            return Array(selection.sorted().dropFirst(offset))
+        }
+        guard let kept = chosen else { return nil }
+        return table.pointee.values.withUnsafeBufferPointer(decodingSlots: kept.lazy.map(\.slot), width: width) {
+            values in
             var rows: [AttributeValue] = []
             rows.reserveCapacity(kept.count * width)
             for object in kept {

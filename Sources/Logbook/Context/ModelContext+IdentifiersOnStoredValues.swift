@@ -45,7 +45,8 @@ extension ModelContext {
     ) -> [UInt64]? {
         guard !keys.isEmpty else { return candidates.map(\.id) }
         let width = table.pointee.width
-        return table.pointee.values.withUnsafeBufferPointer { values -> [UInt64]? in
+        let slots = candidates.lazy.map(\.slot)
+        return table.pointee.values.withUnsafeBufferPointer(decodingSlots: slots, width: width) { values -> [UInt64]? in
             for candidate in candidates {
                 for key in keys where !key.accepts(values[candidate.slot &* width &+ key.attribute]) { return nil }
             }

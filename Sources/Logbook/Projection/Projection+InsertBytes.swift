@@ -114,9 +114,11 @@ extension Projection {
         if takingValues {
             // Each value swapped with the `null` of the fresh slot, through one pointer to each
             // array: writing them one by one checked both arrays' uniqueness for every value.
-            let base = insert.slot &* tables[insert.table].width
+            let width = tables[insert.table].width
+            let base = insert.slot &* width
             inserts.withValuesToTake { taken in
-                tables[insert.table].values.withUnsafeMutableBufferPointer { values in
+                tables[insert.table].values.withUnsafeMutableBufferPointer(decodingSlot: insert.slot, width: width) {
+                    values in
                     for position in head.attributes {
                         let attribute = inserts.attributeIndexes[position]
                         swap(&values[base &+ attribute], &taken[position])
@@ -127,9 +129,11 @@ extension Projection {
         } else {
             // Copied through one pointer to each array, as above: setting them one by one
             // checked the uniqueness of the tables and of the values for every value.
-            let base = insert.slot &* tables[insert.table].width
+            let width = tables[insert.table].width
+            let base = insert.slot &* width
             inserts.withValues { copied in
-                tables[insert.table].values.withUnsafeMutableBufferPointer { values in
+                tables[insert.table].values.withUnsafeMutableBufferPointer(decodingSlot: insert.slot, width: width) {
+                    values in
                     for position in head.attributes {
                         let attribute = inserts.attributeIndexes[position]
                         values[base &+ attribute] = copied[position]

@@ -26,6 +26,15 @@ import Darwin
 /// batch is written, so that a failed allocation fails the save instead of ending the process.
 /// Every other change requires a column that holds its storage alone and has room for the
 /// change (a precondition): a column never allocates behind its caller's back.
+///
+/// A column loaded from a checkpoint (``init(decodingOnRead:limit:)``) starts with its values
+/// still in the checkpoint's cells and decodes each the first time it is read, so that an open
+/// costs what it reads: a fetch of 20 objects decodes their values and the values it sorts by,
+/// not every value of the table. A value is decoded under the column's lock and published with
+/// a flag per value; a read checks that flag first. Reading the values through
+/// ``withUnsafeBufferPointer(_:)`` decodes every value that is not yet; the fetches that read only
+/// some use ``withUnsafeBufferPointer(decodingSlots:width:_:)`` or
+/// ``withUnsafeBufferPointer(decodingAttributes:width:_:)``. Writing a value never decodes it.
 struct ValueColumn: Sendable {
     /// The memory a ``ValueColumn/reserve(adding:limit:)`` asked for could not be had.
     struct AllocationFailure: Error, Equatable {
@@ -42,8 +51,30 @@ struct ValueColumn: Sendable {
         storage = Storage()
     }
 
+    /// A column of `cells.count` values still in a checkpoint's cells, each decoded when first
+    /// read.
+    ///
+    /// - Throws: ``AllocationFailure`` when the room for the decoded values (reserved, not yet
+    ///   touched) cannot be had under `limit` bytes.
+    init(decodingOnRead cells: CheckpointCells, limit: Int = .max) throws(AllocationFailure) {
+        storage = Storage(lazy: LazyValues(cells))
+        try storage.reserve(cells.count, limit: limit)
+        storage.count = cells.count
+    }
+
     /// The number of values.
     var count: Int { storage.count }
+
+    /// Whether some values are still to be decoded from a checkpoint's cells.
+    var decodesOnRead: Bool { storage.lazy.map { !$0.isComplete } ?? false }
+
+    /// Makes sure the value at `index` is decoded. Reads of the storage's values go through
+    /// this, or through one of the ranges below, first.
+    @inline(__always)
+    private func decode(_ index: Int) {
+        guard let lazy = storage.lazy, index < lazy.cells.count, !lazy.isDecoded(index) else { return }
+        lazy.decode(index, into: storage.base)
+    }
 
     /// The value at `index`, which must be below ``count``.
     ///
@@ -53,12 +84,17 @@ struct ValueColumn: Sendable {
     subscript(index: Int) -> AttributeValue {
         @inline(__always) get {
             precondition(UInt(bitPattern: index) < UInt(bitPattern: storage.count), "index out of range")
+            decode(index)
             return storage.base[index]
         }
         @inline(__always) set {
             precondition(UInt(bitPattern: index) < UInt(bitPattern: storage.count), "index out of range")
             requireOwnStorage()
-            storage.base[index] = newValue
+            if let lazy = storage.lazy, index < lazy.cells.count, !lazy.isDecoded(index) {
+                lazy.place(newValue, at: index, into: storage.base)
+            } else {
+                storage.base[index] = newValue
+            }
         }
     }
 
@@ -88,6 +124,7 @@ struct ValueColumn: Sendable {
     @inline(__always)
     func holds(_ value: AttributeValue, at index: Int) -> Bool {
         precondition(UInt(bitPattern: index) < UInt(bitPattern: storage.count), "index out of range")
+        decode(index)
         let stored = UnsafePointer(storage.base + index)
         if case .string(let query) = value {
             guard case .string(let text) = stored.pointee else { return false }
@@ -124,7 +161,39 @@ struct ValueColumn: Sendable {
         _ body: (UnsafeBufferPointer<AttributeValue>) throws -> Result
     ) rethrows -> Result {
         // The column is borrowed while `body` runs, and with it the storage.
-        try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
+        storage.lazy?.decodeAll(into: storage.base)
+        return try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
+    }
+
+    /// ``withUnsafeBufferPointer(_:)`` for a caller that reads only the values of `slots`,
+    /// `width` values each: only those are decoded.
+    func withUnsafeBufferPointer<Result>(
+        decodingSlots slots: some Sequence<Int>,
+        width: Int,
+        _ body: (UnsafeBufferPointer<AttributeValue>) throws -> Result
+    ) rethrows -> Result {
+        if let lazy = storage.lazy, !lazy.isComplete {
+            for slot in slots {
+                let start = slot &* width
+                for index in start..<(start &+ width) where index < lazy.cells.count && !lazy.isDecoded(index) {
+                    lazy.decode(index, into: storage.base)
+                }
+            }
+        }
+        return try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
+    }
+
+    /// ``withUnsafeBufferPointer(_:)`` for a caller that reads only `attributes` of each slot,
+    /// `width` values per slot: only those are decoded.
+    func withUnsafeBufferPointer<Result>(
+        decodingAttributes attributes: [Int],
+        width: Int,
+        _ body: (UnsafeBufferPointer<AttributeValue>) throws -> Result
+    ) rethrows -> Result {
+        if let lazy = storage.lazy, !lazy.isComplete, width > 0 {
+            for attribute in attributes { lazy.decode(from: attribute, every: width, into: storage.base) }
+        }
+        return try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 
     /// Calls `body` with the values in place, to change them. `body` must not change the
@@ -133,6 +202,7 @@ struct ValueColumn: Sendable {
         _ body: (inout UnsafeMutableBufferPointer<AttributeValue>) throws -> Result
     ) rethrows -> Result {
         requireOwnStorage()
+        storage.lazy?.decodeAll(into: storage.base)
         let base = storage.base
         let count = storage.count
         var buffer = UnsafeMutableBufferPointer(start: base, count: count)
@@ -140,6 +210,29 @@ struct ValueColumn: Sendable {
             precondition(buffer.baseAddress == base && buffer.count == count, "a column's buffer was replaced")
         }
         // Exclusive access to the column for as long as `body` runs keeps the storage alive.
+        return try body(&buffer)
+    }
+
+    /// ``withUnsafeMutableBufferPointer(_:)`` for a caller that reads and writes only the values
+    /// of `slot`, `width` of them: only those are decoded.
+    mutating func withUnsafeMutableBufferPointer<Result>(
+        decodingSlot slot: Int,
+        width: Int,
+        _ body: (inout UnsafeMutableBufferPointer<AttributeValue>) throws -> Result
+    ) rethrows -> Result {
+        requireOwnStorage()
+        if let lazy = storage.lazy, !lazy.isComplete {
+            let start = slot &* width
+            for index in start..<(start &+ width) where index < lazy.cells.count && !lazy.isDecoded(index) {
+                lazy.decode(index, into: storage.base)
+            }
+        }
+        let base = storage.base
+        let count = storage.count
+        var buffer = UnsafeMutableBufferPointer(start: base, count: count)
+        defer {
+            precondition(buffer.baseAddress == base && buffer.count == count, "a column's buffer was replaced")
+        }
         return try body(&buffer)
     }
 
@@ -192,17 +285,38 @@ struct ValueColumn: Sendable {
         private(set) var base: UnsafeMutablePointer<AttributeValue>
         var count = 0
         private(set) var capacity: Int
+        /// The checkpoint cells the first values are decoded from, for a column loaded from a
+        /// checkpoint: a value below `lazy.cells.count` is initialized only once decoded or
+        /// written.
+        let lazy: LazyValues?
 
         /// A storage without memory: its first ``reserve(_:limit:)`` allocates.
-        init() {
+        init(lazy: LazyValues? = nil) {
             precondition(_isBitwiseTakable(AttributeValue.self), "realloc may only move bitwise-movable values")
             base = Self.placeholder
             capacity = 0
+            self.lazy = lazy
+        }
+
+        /// A storage with the flags `lazy` over the memory of `room`, which gives it up.
+        private init(lazy: LazyValues, taking room: Storage) {
+            base = room.base
+            capacity = room.capacity
+            self.lazy = lazy
+            room.base = Self.placeholder
+            room.capacity = 0
+            room.count = 0
         }
 
         deinit {
             guard capacity > 0 else { return }
-            Self.release(base, count: count)
+            if let lazy {
+                let covered = Swift.min(lazy.cells.count, count)
+                for index in 0..<covered where lazy.isDecoded(index) { (base + index).deinitialize(count: 1) }
+                Self.release(base + covered, count: count - covered)
+            } else {
+                Self.release(base, count: count)
+            }
             free(base)
         }
 
@@ -214,9 +328,20 @@ struct ValueColumn: Sendable {
         /// A storage of its own holding copies of the values, with room for `capacity` values
         /// (at least ``count``).
         func copy(capacity: Int, limit: Int) throws(AllocationFailure) -> Storage {
-            let copy = Storage()
-            try copy.reserve(Swift.max(capacity, count), limit: limit)
-            copy.base.initialize(from: base, count: count)
+            guard let lazy else {
+                let copy = Storage()
+                try copy.reserve(Swift.max(capacity, count), limit: limit)
+                copy.base.initialize(from: base, count: count)
+                copy.count = count
+                return copy
+            }
+            // The values still in the cells stay there for the copy too.
+            let room = Storage()
+            try room.reserve(Swift.max(capacity, count), limit: limit)
+            let flags = lazy.copyDecoded(from: base, into: room.base)
+            let covered = Swift.min(lazy.cells.count, count)
+            (room.base + covered).initialize(from: base + covered, count: count - covered)
+            let copy = Storage(lazy: flags, taking: room)
             copy.count = count
             return copy
         }

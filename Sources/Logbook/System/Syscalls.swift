@@ -33,6 +33,12 @@ package protocol Syscalls: Sendable {
     /// Renames `source` to `destination` atomically; a destination that is an empty directory is
     /// replaced.
     func rename(_ source: String, to destination: String) -> Result<Void, Errno>
+    /// Maps the first `length` bytes of an open file for reading (`mmap` with `PROT_READ` and
+    /// `MAP_PRIVATE`); `nil` when this layer does not map files, so that the caller reads them.
+    /// The mapping outlives the descriptor; ``unmap(_:length:)`` ends it.
+    func mapReadOnly(_ fd: Int32, length: Int) -> Result<UnsafeRawPointer?, Errno>
+    /// Ends a mapping ``mapReadOnly(_:length:)`` made.
+    func unmap(_ address: UnsafeRawPointer, length: Int)
 }
 
 extension Syscalls {
@@ -41,6 +47,14 @@ extension Syscalls {
     package func fileType(_ fd: Int32) -> Result<mode_t, Errno> {
         PosixSyscalls().fileType(fd)
     }
+
+    /// Layers that tests put in place read files through ``pread(_:into:at:)``, where they
+    /// inject their faults: they map nothing.
+    package func mapReadOnly(_ fd: Int32, length: Int) -> Result<UnsafeRawPointer?, Errno> {
+        .success(nil)
+    }
+
+    package func unmap(_ address: UnsafeRawPointer, length: Int) {}
 }
 
 /// The real system calls.
@@ -54,6 +68,17 @@ package struct PosixSyscalls: Syscalls {
 
     package func close(_ fd: Int32) -> Result<Void, Errno> {
         check(system_close(fd))
+    }
+
+    package func mapReadOnly(_ fd: Int32, length: Int) -> Result<UnsafeRawPointer?, Errno> {
+        guard length > 0 else { return .success(nil) }
+        let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0)
+        guard let address, address != MAP_FAILED else { return .failure(.current) }
+        return .success(UnsafeRawPointer(address))
+    }
+
+    package func unmap(_ address: UnsafeRawPointer, length: Int) {
+        munmap(UnsafeMutableRawPointer(mutating: address), length)
     }
 
     package func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Result<Int, Errno>

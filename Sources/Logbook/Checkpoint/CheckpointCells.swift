@@ -1,0 +1,149 @@
+import Foundation
+
+/// The value cells of one table in a checkpoint, read in place: a cell is 16 bytes (tag, three
+/// bytes of padding, a 32-bit length, a 64-bit payload), and the values that do not fit in a
+/// cell are bytes of the table's heap at the payload's offset (see the On-disk format article).
+///
+/// A table loaded from a checkpoint keeps its cells here and decodes each value the first time
+/// it is read (see ``ValueColumn``), so that an open costs what it reads. ``check()`` verifies
+/// every cell's shape when the checkpoint is loaded, so that decoding a cell later cannot fail.
+final class CheckpointCells: @unchecked Sendable {
+    /// The checkpoint the cells lie in, kept alive for as long as a value may still be decoded.
+    let region: CheckpointBytes
+    private let cells: UnsafeRawPointer
+    private let heap: UnsafeRawBufferPointer
+    /// The number of cells.
+    let count: Int
+
+    /// A cell that does not make sense: its byte offset within the cells and what is wrong.
+    struct Damage: Error {
+        var position: Int
+        var what: String
+    }
+
+    /// The cells in `cells` of `region`, `count` of them, with the heap in `heap`.
+    init(region: CheckpointBytes, cells: Range<Int>, heap: Range<Int>, count: Int) {
+        precondition(cells.count == count * CheckpointFormat.cellSize, "the cells' bytes hold `count` cells")
+        self.region = region
+        self.cells = region.buffer(cells).baseAddress ?? region.base
+        self.heap = region.buffer(heap)
+        self.count = count
+    }
+
+    /// Checks every cell: a known tag, stored bytes within the heap, the length a UUID or a file
+    /// reference has, and a decimal, URL or array that decodes. Text is not checked here: the
+    /// section's checksum vouches for it, and it is decoded as UTF-8, repairing, when read.
+    func check() -> Damage? {
+        for index in 0..<count {
+            let (tag, length, payload) = fields(index)
+            let position = index * CheckpointFormat.cellSize
+            guard let kind = EventCodec.ValueTag(rawValue: tag) else {
+                return Damage(position: position, what: "unknown value tag \(tag)")
+            }
+            switch kind {
+            case .null, .false, .true, .int, .uint, .double, .float, .date: continue
+            case .string, .decimal, .url, .uuid, .data, .composite, .external, .array: break
+            }
+            guard payload <= UInt64(heap.count), UInt64(length) <= UInt64(heap.count) - payload else {
+                return Damage(position: position, what: "a value outside the heap")
+            }
+            switch kind {
+            case .uuid where length != 16:
+                return Damage(position: position, what: "a UUID of \(length) bytes")
+            case .external where ExternalReference(fixedBytes: stored(payload, length)) == nil:
+                return Damage(position: position, what: "an external reference of \(length) bytes")
+            case .decimal, .url, .array:
+                if case .failure(let damage) = decode(index) { return damage }
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The value of cell `index`; a value kept in a file is its ``ExternalPlaceholder``.
+    func decode(_ index: Int) -> Result<AttributeValue, Damage> {
+        precondition(index >= 0 && index < count, "a cell outside the table")
+        let (tag, length, payload) = fields(index)
+        let position = index * CheckpointFormat.cellSize
+        switch EventCodec.ValueTag(rawValue: tag) {
+        case .null: return .success(.null)
+        case .false: return .success(.bool(false))
+        case .true: return .success(.bool(true))
+        case .int: return .success(.int(Int64(bitPattern: payload)))
+        case .uint: return .success(.uint(payload))
+        case .double: return .success(.double(Double(bitPattern: payload)))
+        case .float: return .success(.float(Float(bitPattern: UInt32(truncatingIfNeeded: payload))))
+        case .date: return .success(.date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: payload))))
+        case .string: return .success(.string(text(payload, length)))
+        case .decimal:
+            guard let decimal = Decimal(string: text(payload, length), locale: nil) else {
+                return .failure(Damage(position: position, what: "an invalid decimal"))
+            }
+            return .success(.decimal(decimal))
+        case .url:
+            guard let url = URL(string: text(payload, length)) else {
+                return .failure(Damage(position: position, what: "an invalid URL"))
+            }
+            return .success(.url(url))
+        case .uuid:
+            let raw = stored(payload, length)
+            guard raw.count == 16 else {
+                return .failure(Damage(position: position, what: "a UUID of \(raw.count) bytes"))
+            }
+            return .success(
+                .uuid(
+                    UUID(
+                        uuid: (
+                            raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10],
+                            raw[11], raw[12], raw[13], raw[14], raw[15]
+                        )
+                    )
+                )
+            )
+        case .data: return .success(.data(Data(stored(payload, length))))
+        case .composite: return .success(.composite(Data(stored(payload, length))))
+        case .external:
+            guard let reference = ExternalReference(fixedBytes: stored(payload, length)) else {
+                return .failure(Damage(position: position, what: "an external reference of \(length) bytes"))
+            }
+            return .success(ExternalPlaceholder.value(reference))
+        case .array:
+            do throws(LogbookError) {
+                return .success(try EventCodec.decodeValue(Array(stored(payload, length))[...]))
+            } catch {
+                return .failure(Damage(position: position, what: "an undecodable array (\(error.message))"))
+            }
+        case nil: return .failure(Damage(position: position, what: "unknown value tag \(tag)"))
+        }
+    }
+
+    /// The reference of cell `index` when it holds a value kept in a file.
+    func externalReference(_ index: Int) -> ExternalReference? {
+        let (tag, length, payload) = fields(index)
+        guard tag == EventCodec.ValueTag.external.rawValue else { return nil }
+        return ExternalReference(fixedBytes: stored(payload, length))
+    }
+
+    @inline(__always)
+    private func fields(_ index: Int) -> (tag: UInt8, length: UInt32, payload: UInt64) {
+        let cell = cells + index &* CheckpointFormat.cellSize
+        return (
+            cell.load(as: UInt8.self),
+            UInt32(littleEndian: cell.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+            UInt64(littleEndian: cell.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        )
+    }
+
+    /// The heap's bytes a cell refers to, which ``check()`` found within the heap; none when
+    /// they are not.
+    private func stored(_ payload: UInt64, _ length: UInt32) -> UnsafeRawBufferPointer {
+        guard payload <= UInt64(heap.count), UInt64(length) <= UInt64(heap.count) - payload else {
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeRawBufferPointer(rebasing: heap[Int(payload)..<(Int(payload) + Int(length))])
+    }
+
+    private func text(_ payload: UInt64, _ length: UInt32) -> String {
+        stored(payload, length).withMemoryRebound(to: UInt8.self) { String(decoding: $0, as: UTF8.self) }
+    }
+}

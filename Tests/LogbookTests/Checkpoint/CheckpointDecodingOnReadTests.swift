@@ -1,0 +1,179 @@
+import Foundation
+import SampleTrips
+import Testing
+
+@testable import Logbook
+
+/// A store opened from a checkpoint keeps each table's values in the checkpoint's cells and
+/// decodes a value when it is first read: what a fetch reads is decoded, the rest is not, and
+/// everything reads back as a replay of the log gives it.
+struct CheckpointDecodingOnReadTests {
+    /// A store of `count` trips, each with two bucket-list items, and a checkpoint of it.
+    private func tripsWithACheckpoint(_ count: Int) throws -> CheckpointStore {
+        let store = CheckpointStore()
+        let container = try store.open()
+        let context = ModelContext(container)
+        for index in 0..<count {
+            let start = Date(timeIntervalSinceReferenceDate: Double((index * 7_919) % count) * 86_400)
+            let trip = Trip(name: "trip \(index)", destination: "place \(index)", startDate: start, endDate: start)
+            context.insert(trip)
+            for item in 0..<2 {
+                trip.bucketList?.append(
+                    BucketListItem(title: "item \(index).\(item)", details: "d", hasReservation: false, isInPlan: true)
+                )
+            }
+        }
+        try context.save()
+        try container.checkpoint()
+        return store
+    }
+
+    /// Whether the table of `entity` still has values to decode from the checkpoint.
+    private func decodesOnRead(_ container: ModelContainer, _ entity: String) -> Bool {
+        container.store.read { state in
+            state.projection.tables.first { $0.entity.name == entity }?.values.decodesOnRead ?? false
+        }
+    }
+
+    private func firstScreen(_ container: ModelContainer) throws -> [String] {
+        var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate), SortDescriptor(\.name)])
+        descriptor.fetchLimit = 5
+        return try ModelContext(container).fetch(descriptor).map { trip in
+            let items = (trip.bucketList ?? []).map(\.title).sorted()
+            return "\(trip.name)|\(trip.destination)|\(trip.startDate.timeIntervalSinceReferenceDate)|\(items)"
+        }
+    }
+
+    @Test func aFirstScreenFromACheckpointDecodesWhatItReadsAndMatchesTheLog() throws {
+        let store = try tripsWithACheckpoint(300)
+        let fromCheckpoint = try store.open()
+        #expect(store.openedFromCheckpoint)
+        let lazy1 = decodesOnRead(fromCheckpoint, "Trip")
+        #expect(lazy1)
+        let screen = try firstScreen(fromCheckpoint)
+        // The sort read every start date and name, the screen five trips and ten items: the
+        // other values of both tables are still in the file.
+        let lazy2 = decodesOnRead(fromCheckpoint, "Trip")
+        #expect(lazy2)
+        let lazy3 = decodesOnRead(fromCheckpoint, "BucketListItem")
+        #expect(lazy3)
+        #expect(screen.count == 5)
+        #expect(screen.first?.hasPrefix("trip 0|place 0|0.0|") == true)
+        let snapshot = try TripsSnapshot(fromCheckpoint)
+        // Fetching everything decoded everything.
+        let lazy4 = !decodesOnRead(fromCheckpoint, "Trip")
+        #expect(lazy4)
+
+        try store.hideCheckpoints()
+        let fromLog = try store.open()
+        #expect(try firstScreen(fromLog) == screen)
+        #expect(try TripsSnapshot(fromLog) == snapshot)
+    }
+
+    @Test func valuesWrittenBeforeTheyWereReadReplaceTheirCellsAndSurviveAReopen() throws {
+        let store = try tripsWithACheckpoint(200)
+        do {
+            let container = try store.open()
+            #expect(store.openedFromCheckpoint)
+            let context = ModelContext(container)
+            let name = "trip 150"
+            // The lookup by unique name reads names; the destination is written unread.
+            guard let trip = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })).first
+            else {
+                Issue.record("trip 150 not found")
+                return
+            }
+            trip.destination = "changed"
+            context.insert(Trip(name: "trip new", destination: "new place", startDate: .now, endDate: .now))
+            try context.save()
+            let lazy5 = decodesOnRead(container, "Trip")
+            #expect(lazy5)
+            let again = try ModelContext(container).fetch(
+                FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })
+            )
+            #expect(again.map(\.destination) == ["changed"])
+        }
+        let reopened = try TripsSnapshot(try store.open())
+        #expect(store.openedFromCheckpoint)
+        #expect(reopened.trips.contains { $0.hasPrefix("trip 150|changed|") })
+        #expect(reopened.counts == [201, 400, 0])
+        try store.hideCheckpoints()
+        #expect(try TripsSnapshot(try store.open()) == reopened)
+    }
+
+    @Test func readersOnSeveralThreadsAtOnceDecodeTheSameValues() throws {
+        let store = try tripsWithACheckpoint(400)
+        try store.hideCheckpoints()
+        let expected = try ModelContext(try store.open()).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+            .map { "\($0.name)|\($0.destination)|\($0.startDate.timeIntervalSinceReferenceDate)" }
+        // Put the checkpoint back: a fresh store directory holds only the hidden one.
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: store.directory.path)
+            .filter { $0.hasPrefix("hidden-") }
+        #expect(hidden.count == 1)
+        try FileManager.default.moveItem(atPath: store.directory.child(hidden[0]), toPath: store.checkpointsPath)
+        let container = try store.open()
+        #expect(store.openedFromCheckpoint)
+        let results = Locked<[[String]]>([])
+        let threads = (0..<4).map { _ in
+            Thread {
+                let fetched =
+                    (try? ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))) ?? []
+                let rows = fetched.map { "\($0.name)|\($0.destination)|\($0.startDate.timeIntervalSinceReferenceDate)" }
+                results.withLock { $0.append(rows) }
+            }
+        }
+        for thread in threads { thread.start() }
+        #expect(eventually { results.withLock { $0.count } == 4 })
+        for rows in results.withLock({ $0 }) { #expect(rows == expected) }
+    }
+
+    @Test func aCellOfAnUnknownKindWithAValidChecksumIsIgnoredWithAWarning() throws {
+        let store = try tripsWithACheckpoint(50)
+        guard let entry = try store.checkpoints().first else {
+            Issue.record("no checkpoint")
+            return
+        }
+        let reader = try CheckpointReader(path: entry.path)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: entry.path)))
+        // The first values section with cells: its first cell's tag becomes one no release knows,
+        // and the section's and the header's checksums are computed again over the change.
+        guard let index = reader.sections.firstIndex(where: { $0.kind == .values && !$0.range.isEmpty }) else {
+            Issue.record("no values section")
+            return
+        }
+        let section = reader.sections[index]
+        bytes[section.range.lowerBound] = 0xEE
+        let entryStart = CheckpointFormat.headerSize + index * CheckpointFormat.directoryEntrySize
+        let sectionChecksum = CRC32C.checksum(Array(bytes[section.range]))
+        withUnsafeBytes(of: sectionChecksum.littleEndian) {
+            bytes.replaceSubrange((entryStart + 24)..<(entryStart + 28), with: $0)
+        }
+        let directoryEnd = CheckpointFormat.headerSize + reader.sections.count * CheckpointFormat.directoryEntrySize
+        let headerChecksum = CRC32C.checksum(
+            Array(bytes[CheckpointFormat.headerSize..<directoryEnd]),
+            continuing: CRC32C.checksum(Array(bytes[..<CheckpointFormat.headerChecksumOffset]))
+        )
+        withUnsafeBytes(of: headerChecksum.littleEndian) {
+            bytes.replaceSubrange(
+                CheckpointFormat.headerChecksumOffset..<(CheckpointFormat.headerChecksumOffset + 4),
+                with: $0
+            )
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: entry.path))
+
+        let container = try store.open()
+        #expect(!store.openedFromCheckpoint)
+        let warning = store.warnings.first { $0.contains(entry.path) }
+        #expect(warning?.contains("unknown value tag 238") == true, "\(store.warnings)")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 50)
+    }
+
+    /// Whether `condition` holds within ten seconds.
+    private func eventually(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<1_000 {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+}
