@@ -261,38 +261,47 @@ extension CheckpointReader {
 
     private func loadLinks(of table: inout EntityTable, _ index: Int, slots: Int) throws(LogbookError) {
         let section = try self.section(.links, table: index)
-        var reader = BinaryReader(bytes.copy(section.range))
-        func truncated() -> LogbookError { damage("truncated", in: section, at: reader.offset) }
+        // Read in place: the to-one columns are copied, the to-many lists stay in the file.
+        let words = bytes.buffer(section.range)
+        var position = 0
+        func truncated() -> LogbookError { damage("truncated", in: section, at: position) }
+        func word(_ at: Int) -> UInt64 {
+            UInt64(littleEndian: words.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        }
         for relationship in table.isToMany.indices {
-            guard slots <= reader.remaining / 8 else { throw truncated() }
-            var column: [UInt64] = []
-            column.reserveCapacity(slots)
-            for _ in 0..<slots {
-                guard let value = reader.readLittleEndian(as: UInt64.self) else { throw truncated() }
-                column.append(value)
-            }
+            guard slots <= (words.count - position) / 8 else { throw truncated() }
             guard table.isToMany[relationship] else {
+                var column: [UInt64] = []
+                column.reserveCapacity(slots)
+                for slot in 0..<slots { column.append(word(position + slot * 8)) }
                 table.toOne[relationship] = column
+                position += slots * 8
                 continue
             }
-            // `column` holds where each slot's targets end.
-            guard column.last ?? 0 <= UInt64(reader.remaining / 8) else { throw truncated() }
-            var targets: [[UInt64]] = []
-            targets.reserveCapacity(slots)
-            var start: UInt64 = 0
-            for end in column {
-                guard end >= start else { throw damage("target ends out of order", in: section, at: reader.offset) }
-                var slotTargets: [UInt64] = []
-                slotTargets.reserveCapacity(Int(end - start))
-                for _ in start..<end {
-                    guard let target = reader.readLittleEndian(as: UInt64.self) else { throw truncated() }
-                    slotTargets.append(target)
+            // Where each slot's targets end, ascending, then the targets.
+            var last: UInt64 = 0
+            for slot in 0..<slots {
+                let end = word(position + slot * 8)
+                guard end >= last else {
+                    throw damage("target ends out of order", in: section, at: position + slot * 8)
                 }
-                targets.append(slotTargets)
-                start = end
+                last = end
             }
-            table.toMany[relationship] = targets
+            let ends = position
+            position += slots * 8
+            guard last <= UInt64((words.count - position) / 8) else { throw truncated() }
+            table.toMany[relationship] = LinkLists(
+                stored: StoredLinks(
+                    region: bytes,
+                    ends: section.range.lowerBound + ends,
+                    targets: section.range.lowerBound + position,
+                    count: slots
+                )
+            )
+            position += Int(last) * 8
         }
-        guard reader.isAtEnd else { throw damage("bytes after the relationships", in: section, at: reader.offset) }
+        guard position == words.count else {
+            throw damage("bytes after the relationships", in: section, at: position)
+        }
     }
 }

@@ -239,13 +239,14 @@ enum CheckpointEncoder {
         var writer = BinaryWriter(capacity: 8 * table.identifiers.count * max(1, table.isToMany.count))
         for relationship in table.isToMany.indices {
             if table.isToMany[relationship] {
+                let links = table.toMany[relationship]
                 var end: UInt64 = 0
-                for targets in table.toMany[relationship] {
-                    end += UInt64(targets.count)
+                for slot in 0..<links.count {
+                    links.forEach(in: slot) { _ in end += 1 }
                     writer.writeLittleEndian(end)
                 }
-                for targets in table.toMany[relationship] {
-                    for target in targets { writer.writeLittleEndian(target) }
+                for slot in 0..<links.count {
+                    links.forEach(in: slot) { writer.writeLittleEndian($0) }
                 }
             } else {
                 for target in table.toOne[relationship] { writer.writeLittleEndian(target) }

@@ -35,7 +35,7 @@ extension EntityTable {
         _ body: (UInt64) -> Void
     ) {
         if table.pointee.isToMany[relationship] {
-            for target in table.pointee.toMany[relationship][slot] { body(target) }
+            table.pointee.toMany[relationship].forEach(in: slot, body)
         } else {
             let target = table.pointee.toOne[relationship][slot]
             if target != 0 { body(target) }
@@ -109,7 +109,7 @@ extension EntityTable {
         identifiers.append(0)
         values.appendNulls(width)
         for relationship in isToMany.indices {
-            if isToMany[relationship] { toMany[relationship].append([]) } else { toOne[relationship].append(0) }
+            if isToMany[relationship] { toMany[relationship].appendSlot() } else { toOne[relationship].append(0) }
         }
         return identifiers.count - 1
     }
@@ -136,11 +136,13 @@ extension EntityTable {
 
     /// Adds `target` to a to-many relationship, unless it is there already.
     mutating func appendTarget(_ target: UInt64, _ slot: Int, _ relationship: Int) {
-        guard !toMany[relationship][slot].contains(target) else { return }
-        // Room for a few from the first: a to-many relationship usually gets its targets one by
-        // one, and growing an array one element at a time reallocates it at 1, 2 and 4.
-        if toMany[relationship][slot].isEmpty { toMany[relationship][slot].reserveCapacity(4) }
-        toMany[relationship][slot].append(target)
+        toMany[relationship].update(slot) { targets in
+            guard !targets.contains(target) else { return }
+            // Room for a few from the first: a to-many relationship usually gets its targets one
+            // by one, and growing an array one element at a time reallocates it at 1, 2 and 4.
+            if targets.isEmpty { targets.reserveCapacity(4) }
+            targets.append(target)
+        }
     }
 
     /// The target of a to-one relationship, 0 for none.
@@ -156,8 +158,9 @@ extension EntityTable {
     /// Removes `target` from a relationship, to-one or to-many.
     mutating func removeTarget(_ target: UInt64, _ slot: Int, _ relationship: Int) {
         if isToMany[relationship] {
-            guard let position = toMany[relationship][slot].firstIndex(of: target) else { return }
-            toMany[relationship][slot].remove(at: position)
+            toMany[relationship].update(slot) { targets in
+                if let position = targets.firstIndex(of: target) { targets.remove(at: position) }
+            }
         } else if toOne[relationship][slot] == target {
             toOne[relationship][slot] = 0
         }
@@ -167,7 +170,11 @@ extension EntityTable {
         let start = slot &* width
         for index in start..<(start &+ width) { values[index] = .null }
         for relationship in isToMany.indices {
-            if isToMany[relationship] { toMany[relationship][slot] = [] } else { toOne[relationship][slot] = 0 }
+            if isToMany[relationship] {
+                toMany[relationship].update(slot) { $0 = [] }
+            } else {
+                toOne[relationship][slot] = 0
+            }
         }
     }
 }

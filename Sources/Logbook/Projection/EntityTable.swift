@@ -25,7 +25,7 @@ package struct EntityTable: Sendable {
     var toOne: [[UInt64]]
     /// For each relationship: its targets in each slot when the relationship is to-many; empty
     /// for a to-one relationship.
-    var toMany: [[[UInt64]]]
+    var toMany: [LinkLists]
     /// Whether each relationship is to-many.
     let isToMany: [Bool]
     /// The number of live objects.
@@ -114,7 +114,7 @@ package struct EntityTable: Sendable {
         width = entity.attributes.count
         isToMany = entity.relationships.map(\.isToMany)
         toOne = Array(repeating: [], count: entity.relationships.count)
-        toMany = Array(repeating: [], count: entity.relationships.count)
+        toMany = Array(repeating: LinkLists(), count: entity.relationships.count)
     }
 
     /// The index of the attribute an event names at its field `position`: see ``FieldNames``.
