@@ -9,6 +9,9 @@ extension Store {
         var replayed = Replayed()
         /// The bytes of the log the checkpoint covers; 0 without one.
         var logBytes: UInt64 = 0
+        /// Where the batch after the checkpoint's begins, so that the replay of the rest starts
+        /// there instead of reading the batch headers before it.
+        var resume: BatchCursor.ResumePoint?
     }
 
     /// The log a checkpoint is loaded for: a writer's, or a read-only container's.
@@ -126,7 +129,7 @@ extension Store {
                 continue
             }
             // A sound checkpoint of this store: the log must reach the batch it ends at.
-            try checkLog(of: log, reaches: header, path: entry.path)
+            let resume = try checkLog(of: log, reaches: header, path: entry.path)
             state.projection = loaded.projection
             state.lastSchemaNumber = loaded.lastSchemaNumber
             var replayed = Replayed()
@@ -137,7 +140,12 @@ extension Store {
                 "opened from checkpoint \(entry.path)",
                 metadata: ["sequence": "\(header.sequence)"]
             )
-            return CheckpointStart(first: header.sequence + 1, replayed: replayed, logBytes: header.logBytes)
+            return CheckpointStart(
+                first: header.sequence + 1,
+                replayed: replayed,
+                logBytes: header.logBytes,
+                resume: resume
+            )
         }
         return CheckpointStart()
     }
@@ -147,7 +155,7 @@ extension Store {
         of log: CheckpointSource,
         reaches header: CheckpointHeader,
         path: String
-    ) throws(LogbookError) {
+    ) throws(LogbookError) -> BatchCursor.ResumePoint {
         let point = header.point(source: path)
         if let logEnd = log.logEnd, logEnd < header.sequence {
             throw LogbookError(
@@ -158,7 +166,7 @@ extension Store {
             )
         }
         let segments = try SegmentDirectory.segments(in: log.directory, syscalls: log.syscalls)
-        try DurablePointCheck(point).checkInPlace(
+        return try DurablePointCheck(point).checkInPlace(
             segments: segments,
             maximumBatchSize: log.maximumBatchSize,
             syscalls: log.syscalls

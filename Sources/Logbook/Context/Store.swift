@@ -191,6 +191,7 @@ final class Store: Sendable {
                 self.replayed = try Self.replay(
                     reader,
                     from: start.first,
+                    resumingAt: start.resume,
                     startingWith: start.replayed,
                     through: limit ?? .max,
                     into: &state,
@@ -225,6 +226,7 @@ final class Store: Sendable {
                 self.replayed = try Self.replay(
                     log.reader(),
                     from: start.first,
+                    resumingAt: start.resume,
                     startingWith: start.replayed,
                     into: &state,
                     fingerprint: fingerprint,
@@ -287,6 +289,7 @@ final class Store: Sendable {
         self.replayed = try Self.replay(
             reader,
             from: start.first,
+            resumingAt: start.resume,
             startingWith: start.replayed,
             pending: pending,
             into: &state,
@@ -306,11 +309,14 @@ final class Store: Sendable {
     /// - Parameters:
     ///   - first: The first sequence number to replay: after a checkpoint's, whose state
     ///     `state` holds and whose schema records `initial` holds.
+    ///   - resume: Where the batch of `first` begins, when known: the replay starts reading
+    ///     there instead of finding it from the segment's batch headers.
     ///   - keepingExternalReferences: Whether values kept in files go into the projection as
     ///     their ``ExternalPlaceholder``, their files unread (see ``Store/externalStorage``).
     static func replay(
         _ reader: LogReader?,
         from first: UInt64 = 1,
+        resumingAt resume: BatchCursor.ResumePoint? = nil,
         startingWith initial: Replayed = Replayed(),
         through last: UInt64 = .max,
         pending: [EventEnvelope] = [],
@@ -325,6 +331,7 @@ final class Store: Sendable {
                 try EventStream.forEach(
                     reader,
                     from: first,
+                    resumingAt: resume,
                     through: last,
                     predecoder: InsertPredecoder.forReplay(of: state.projection, decodingAhead),
                     keepingExternalReferences: keepingExternalReferences,

@@ -26,7 +26,8 @@ package enum EventStream {
     /// A batch's predecoding stops once the replaying thread waits for the batch, which then
     /// decodes the rest in order while the other thread reads and decodes the next batch: so
     /// neither core idles while the other works through the inserts. With
-    /// `yieldingToTheReplay` false, every batch is predecoded whole.
+    /// `yieldingToTheReplay` false, every batch is predecoded whole. With `resume`, where the
+    /// batch of `first` begins, reading starts there.
     ///
     /// The fast paths cannot throw: they decline what they cannot apply (a projection declines
     /// an insert it has no memory for), and `body`, given the decoded event, throws the error. A
@@ -35,6 +36,7 @@ package enum EventStream {
     static func forEach(
         _ reader: LogReader,
         from first: UInt64 = 1,
+        resumingAt resume: BatchCursor.ResumePoint? = nil,
         through last: UInt64 = .max,
         predecoder: InsertPredecoder?,
         yieldingToTheReplay: Bool = true,
@@ -43,7 +45,8 @@ package enum EventStream {
         shortcut: (UInt64, UnsafeRawBufferPointer) -> Bool = { _, _ in false },
         _ body: (UInt64, EventEnvelope) throws -> Void
     ) throws {
-        let batches = BatchReadAhead(reader.batches(from: first)) { batch, caller -> PredecodedInserts? in
+        let cursor = resume.map { $0.nextSequence == first ? reader.batches(resumingAt: $0) : nil } ?? nil
+        let batches = BatchReadAhead(cursor ?? reader.batches(from: first)) { batch, caller -> PredecodedInserts? in
             guard let predecoder, predecoder.isOn?.isOn ?? true else { return nil }
             let replayWaits = { yieldingToTheReplay && caller.isWaiting }
             // Waited for already: nothing to record the inserts in, the replay decodes them all.

@@ -80,12 +80,14 @@ package struct DurablePointCheck: Sendable {
     /// Checks the point against the sealed segment that holds it, for a walk that did not read
     /// that segment.
     ///
+    /// - Returns: Where the batch after the point begins, for a reader that goes on from there.
     /// - Throws: ``LogbookError/Code/corruption`` when the batch is not there or does not match.
+    @discardableResult
     package func checkInPlace(
         segments: [SegmentFile],
         maximumBatchSize: Int,
         syscalls: any Syscalls
-    ) throws(LogbookError) {
+    ) throws(LogbookError) -> BatchCursor.ResumePoint {
         let holder: SegmentFile?
         let start: Int64
         if let location = point.location {
@@ -131,5 +133,6 @@ package struct DurablePointCheck: Sendable {
             }
         }
         if let found = check.found, let error = mismatchError(found) { throw error }
+        return BatchCursor.ResumePoint(segment: holder, offset: scanner.offset, nextSequence: point.sequence &+ 1)
     }
 }
