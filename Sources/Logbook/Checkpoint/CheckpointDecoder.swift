@@ -182,7 +182,7 @@ extension CheckpointReader {
         table.identifiers = identifiers
         table.freeSlots = freeSlots
         table.count = live
-        table.restoreUnique(unique)
+        table.restoreUnique(unique, expecting: live)
         try loadValues(
             of: &table,
             index,
@@ -191,6 +191,8 @@ extension CheckpointReader {
             keepingExternalReferences: keepingExternalReferences
         )
         try loadLinks(of: &table, index, slots: slots)
+        // The unique values are read next, object by object: decoded in one pass first.
+        table.values.decode(attributes: unique, width: table.width)
         projection.tables[index] = table
         for (slot, id) in identifiers.enumerated() where id != 0 {
             guard projection.slots.slot(of: id) == nil else {

@@ -391,10 +391,10 @@ package struct EntityTable: Sendable {
     /// Puts in force exactly the unique constraints on `attributes`, in that order, with empty
     /// indexes: for a table loaded from a checkpoint, whose objects are indexed next. The
     /// composite constraints are the schema's, since a checkpoint is only loaded at the schema
-    /// it was written at.
-    mutating func restoreUnique(_ attributes: [Int]) {
+    /// it was written at. The indexes have room for `objects` entries.
+    mutating func restoreUnique(_ attributes: [Int], expecting objects: Int = 0) {
         uniqueAttributes = attributes
-        uniqueIndexes = Array(repeating: UniqueIndex(), count: attributes.count)
+        uniqueIndexes = Array(repeating: UniqueIndex(expecting: objects), count: attributes.count)
         compositeIndexes = Array(repeating: [:], count: compositeUniques.count)
     }
 

@@ -66,6 +66,17 @@ struct UniqueIndex: Sendable {
         mask = 15
     }
 
+    /// An empty index with room for `expected` entries before it grows, for an index about to
+    /// take that many at once (a table loaded from a checkpoint).
+    init(expecting expected: Int) {
+        var size = 16
+        // Grown past four fifths full, as ``insert(_:slot:id:value:at:)`` does.
+        while size < Int.max / 8 && expected &* 5 > size &* 4 { size &*= 2 }
+        buckets = Array(repeating: 0, count: size &* Self.stride)
+        mask = size &- 1
+        keys.reserveCapacity(expected &* 3)
+    }
+
     /// 32 bits of the value's hash, consistent with `==`: equal values hash alike.
     @inline(__always)
     static func hash(_ value: AttributeValue) -> UInt32 {

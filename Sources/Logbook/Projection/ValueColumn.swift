@@ -183,6 +183,13 @@ struct ValueColumn: Sendable {
         return try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 
+    /// Decodes the values of `attributes` in every slot, `width` values per slot, that are not
+    /// yet: for a caller about to read them all, one slot after another.
+    func decode(attributes: [Int], width: Int) {
+        guard let lazy = storage.lazy, !lazy.isComplete, width > 0 else { return }
+        for attribute in attributes { lazy.decode(from: attribute, every: width, into: storage.base) }
+    }
+
     /// ``withUnsafeBufferPointer(_:)`` for a caller that reads only `attributes` of each slot,
     /// `width` values per slot: only those are decoded.
     func withUnsafeBufferPointer<Result>(
@@ -190,9 +197,7 @@ struct ValueColumn: Sendable {
         width: Int,
         _ body: (UnsafeBufferPointer<AttributeValue>) throws -> Result
     ) rethrows -> Result {
-        if let lazy = storage.lazy, !lazy.isComplete, width > 0 {
-            for attribute in attributes { lazy.decode(from: attribute, every: width, into: storage.base) }
-        }
+        decode(attributes: attributes, width: width)
         return try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 

@@ -168,6 +168,40 @@ struct CheckpointDecodingOnReadTests {
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 50)
     }
 
+    @Test func theSavesAfterACheckpointReplayFromTheNextBatchAcrossSegments() throws {
+        // Segments of 512 bytes: a save or two each, so that checkpoints fall in the middle of a
+        // segment and at its end, and the saves after them run into the next segments.
+        for checkpointAfter in [1, 3, 4, 7] {
+            let store = CheckpointStore()
+            var configuration = store.configuration()
+            configuration.segmentSize = 512
+            var expected: [String] = []
+            do {
+                let container = try ModelContainer(for: Trip.self, configurations: configuration)
+                for save in 0..<12 {
+                    let context = ModelContext(container)
+                    for index in 0..<6 {
+                        let name = "trip \(save).\(index)"
+                        let start = Date(timeIntervalSinceReferenceDate: Double(save * 10 + index))
+                        context.insert(Trip(name: name, destination: "at \(save)", startDate: start, endDate: start))
+                    }
+                    try context.save()
+                    if save + 1 == checkpointAfter { try container.checkpoint() }
+                }
+                expected = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+                    .map { "\($0.name)|\($0.destination)" }
+            }
+            let segments = try SegmentDirectory.segments(in: store.path, syscalls: PosixSyscalls())
+            #expect(segments.count > 2, "\(segments.count) segments")
+            let reopened = try ModelContainer(for: Trip.self, configurations: configuration)
+            #expect(store.openedFromCheckpoint)
+            let names = try ModelContext(reopened).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+                .map { "\($0.name)|\($0.destination)" }
+            #expect(names == expected, "checkpoint after save \(checkpointAfter)")
+            #expect(names.count == 72)
+        }
+    }
+
     /// Whether `condition` holds within ten seconds.
     private func eventually(_ condition: () -> Bool) -> Bool {
         for _ in 0..<1_000 {
