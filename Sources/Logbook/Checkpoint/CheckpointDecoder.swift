@@ -194,6 +194,7 @@ extension CheckpointReader {
         // The unique values are read next, object by object: decoded in one pass first.
         table.values.decode(attributes: unique, width: table.width)
         projection.tables[index] = table
+        projection.slots.prepare(adding: live, upTo: identifiers.max() ?? 0)
         for (slot, id) in identifiers.enumerated() where id != 0 {
             guard projection.slots.slot(of: id) == nil else {
                 throw damage("identifier \(id) held twice", in: section, at: 0)

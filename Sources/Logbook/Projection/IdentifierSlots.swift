@@ -58,6 +58,14 @@ struct IdentifierSlots: Sendable {
         }
     }
 
+    /// Makes the array cover identifiers up to `largest` at once, for `objects` about to be set,
+    /// when the array would grow to cover them one by one anyway: a table loaded from a
+    /// checkpoint, whose identifiers come in slot order rather than ascending.
+    mutating func prepare(adding objects: Int, upTo largest: UInt64) {
+        guard largest >= UInt64(dense.count), largest < UInt64(count &+ objects) &* 4 &+ (1 << 20) else { return }
+        grow(toCover: Int(largest))
+    }
+
     /// Identifiers below this go to the array: four times the identifiers held and a million
     /// more, far beyond what a counter-assigned store reaches, far below what a forged
     /// identifier could ask for.
@@ -68,7 +76,7 @@ struct IdentifierSlots: Sendable {
     private mutating func grow(toCover id: Int) {
         let wanted = max(id + 1, dense.count * 2, 1024)
         dense.reserveCapacity(wanted)
-        while dense.count < wanted { dense.append(Self.none) }
+        dense.append(contentsOf: repeatElement(Self.none, count: wanted - dense.count))
         // Identifiers the array now covers leave the dictionary.
         guard !sparse.isEmpty else { return }
         for (sparseID, slot) in sparse where sparseID < UInt64(dense.count) {
