@@ -9,7 +9,8 @@ extension CheckpointReader {
     }
 
     /// Copies the checkpoint into a projection of `schema`, whose entities must match the
-    /// checkpoint's, and rebuilds its unique indexes.
+    /// checkpoint's, and starts rebuilding its unique indexes on another thread (see
+    /// ``PendingUniqueIndexes``).
     ///
     /// - Throws: ``LogbookError/Code/corruption`` naming the file and byte offset when a section
     ///   does not make sense, or does not fit the schema; ``LogbookError/Code/outOfMemory`` when
@@ -191,17 +192,16 @@ extension CheckpointReader {
             keepingExternalReferences: keepingExternalReferences
         )
         try loadLinks(of: &table, index, slots: slots)
-        // The unique values are read next, object by object: decoded in one pass first.
-        table.values.decode(attributes: unique, width: table.width)
-        projection.tables[index] = table
         projection.slots.prepare(adding: live, upTo: identifiers.max() ?? 0)
         for (slot, id) in identifiers.enumerated() where id != 0 {
             guard projection.slots.slot(of: id) == nil else {
                 throw damage("identifier \(id) held twice", in: section, at: 0)
             }
             projection.slots.set(id, slot: slot)
-            projection.tables[index].index(id, slot: slot)
         }
+        // The unique indexes are built on another thread; a first fetch does not wait for them.
+        table.buildUniqueIndexesInBackground()
+        projection.tables[index] = table
     }
 
     private func loadValues(

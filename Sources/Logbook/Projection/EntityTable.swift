@@ -52,6 +52,9 @@ package struct EntityTable: Sendable {
     /// For each of ``compositeUniques``: the identifier holding each tuple of values. A tuple
     /// with a `null` in it is not held to the constraint, and has no entry.
     private var compositeIndexes: [[[AttributeValue]: UInt64]]
+    /// The unique and composite indexes being built on another thread, for a table loaded from
+    /// a checkpoint; `nil` once they are the table's own (see ``PendingUniqueIndexes``).
+    private(set) var pendingUnique: PendingUniqueIndexes?
     /// The sorted indexes `#Index` declares, one for each leading attribute (see
     /// ``SortedIndex``).
     var sortedIndexes: [SortedIndex]
@@ -171,17 +174,53 @@ package struct EntityTable: Sendable {
     ) -> UniqueIndex.Holder? {
         let attribute = table.pointee.uniqueAttributes[position]
         let width = table.pointee.width
+        if let pending = table.pointee.pendingUnique {
+            return pending.built().unique[position].find(hash, value) { slot in
+                table.pointee.values.holds(value, at: slot &* width &+ attribute)
+            }
+        }
         return table.pointee.uniqueIndexes[position].find(hash, value) { slot in
             table.pointee.values.holds(value, at: slot &* width &+ attribute)
         }
     }
 
+    /// The unique and composite indexes as they stand: the table's own, or those being built
+    /// for it, once built.
+    private var currentIndexes: PendingUniqueIndexes.Built {
+        pendingUnique?.built() ?? builtIndexes
+    }
+
+    /// The table's own unique and composite indexes.
+    var builtIndexes: PendingUniqueIndexes.Built {
+        PendingUniqueIndexes.Built(unique: uniqueIndexes, composite: compositeIndexes)
+    }
+
+    /// Starts building the unique and composite indexes of every live object on another
+    /// thread: for a table loaded from a checkpoint, whose indexes are empty.
+    mutating func buildUniqueIndexesInBackground() {
+        pendingUnique = nil
+        guard !uniqueAttributes.isEmpty || !compositeUniques.isEmpty else { return }
+        pendingUnique = PendingUniqueIndexes(building: self)
+    }
+
+    /// Takes the indexes being built, waiting for them, as the table's own: called before
+    /// anything changes the indexes or the objects.
+    @inline(__always)
+    mutating func adoptUniqueIndexes() {
+        guard let pending = pendingUnique else { return }
+        let built = pending.built()
+        uniqueIndexes = built.unique
+        compositeIndexes = built.composite
+        pendingUnique = nil
+    }
+
     /// Each unique index as value to identifier: for tests and checks, which compare the
     /// indexes of two projections.
     package var uniqueIndexContents: [[AttributeValue: UInt64]] {
-        uniqueIndexes.indices.map { position in
+        let indexes = currentIndexes.unique
+        return indexes.indices.map { position in
             var contents: [AttributeValue: UInt64] = [:]
-            for slot in uniqueIndexes[position].slots {
+            for slot in indexes[position].slots {
                 contents[value(slot, uniqueAttributes[position])] = identifiers[slot]
             }
             return contents
@@ -231,17 +270,18 @@ package struct EntityTable: Sendable {
         let ordered = compositeUniques[position].compactMap { attribute in
             attributes.firstIndex(of: attribute).map { key[$0] }
         }
-        return compositeIndexes[position][ordered]
+        return currentIndexes.composite[position][ordered]
     }
 
     /// Each composite unique index as values to identifier: for tests and checks.
     package var compositeIndexContents: [[[AttributeValue]: UInt64]] {
-        compositeIndexes
+        currentIndexes.composite
     }
 
     /// Adds the object in `slot` to the unique and equality indexes. In a unique index, it
     /// takes the place of any other object with an equal value.
     mutating func index(_ id: UInt64, slot: Int) {
+        adoptUniqueIndexes()
         for position in compositeUniques.indices {
             guard let key = compositeKey(position, slot: slot) else { continue }
             compositeIndexes[position][key] = id
@@ -267,6 +307,7 @@ package struct EntityTable: Sendable {
     /// insert used to look it up and then add it. `hash`, when given, is that value's
     /// ``UniqueIndex/hash(_:)``, which a replay's predecoder computed.
     mutating func indexUnlessTaken(_ id: UInt64, slot: Int, hash knownHash: UInt32? = nil) -> UInt64? {
+        adoptUniqueIndexes()
         if uniqueAttributes.isEmpty && compositeUniques.isEmpty {
             indexEqualities(id, slot: slot)
             return nil
@@ -296,8 +337,9 @@ package struct EntityTable: Sendable {
 
     /// The live object other than `id` that already holds one of the unique values in `slot`.
     mutating func holderOfUniqueValue(in slot: Int, excluding id: UInt64) -> UInt64? {
+        adoptUniqueIndexes()
         // Through a pointer to the table in place: `withUnsafePointer(to: self)` copies it.
-        withUnsafeMutablePointer(to: &self) { table in
+        return withUnsafeMutablePointer(to: &self) { table -> UInt64? in
             for position in table.pointee.uniqueAttributes.indices {
                 let value = table.pointee.value(slot, table.pointee.uniqueAttributes[position])
                 guard value != .null else { continue }
@@ -327,6 +369,7 @@ package struct EntityTable: Sendable {
     /// Removes the object in `slot` from the unique and equality indexes. Call it before
     /// changing a value of the object: the unique indexes find its entries by their values.
     mutating func unindex(_ id: UInt64, slot: Int) {
+        adoptUniqueIndexes()
         for position in uniqueAttributes.indices {
             let value = self.value(slot, uniqueAttributes[position])
             guard value != .null else { continue }
@@ -354,6 +397,7 @@ package struct EntityTable: Sendable {
     ///
     /// - Returns: Whether a constraint was put in force.
     mutating func enforceUnique(on attributes: [Int], composites: [[Int]] = []) -> Bool {
+        adoptUniqueIndexes()
         let addedComposite = enforceComposites(composites)
         let wanted = Set(attributes)
         guard wanted != Set(uniqueAttributes) else { return addedComposite }
@@ -393,6 +437,7 @@ package struct EntityTable: Sendable {
     /// composite constraints are the schema's, since a checkpoint is only loaded at the schema
     /// it was written at. The indexes have room for `objects` entries.
     mutating func restoreUnique(_ attributes: [Int], expecting objects: Int = 0) {
+        pendingUnique = nil
         uniqueAttributes = attributes
         uniqueIndexes = Array(repeating: UniqueIndex(expecting: objects), count: attributes.count)
         compositeIndexes = Array(repeating: [:], count: compositeUniques.count)

@@ -171,7 +171,7 @@ package struct Projection: Sendable {
     func prefetchUniqueBucket(_ table: Int, _ hash: UInt32) {
         withTable(table) { table in
             // Stored properties of `pointee`, not methods: a method call on it copies the table.
-            guard table.pointee.uniqueAttributes.count == 1 else { return }
+            guard table.pointee.uniqueAttributes.count == 1, table.pointee.pendingUnique == nil else { return }
             table.pointee.uniqueIndexes.withUnsafeBufferPointer { indexes in
                 guard let first = indexes.baseAddress else { return }
                 UniqueIndex.prefetchBucket(in: first, hash)

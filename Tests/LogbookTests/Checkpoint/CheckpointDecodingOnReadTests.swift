@@ -202,6 +202,34 @@ struct CheckpointDecodingOnReadTests {
         }
     }
 
+    @Test func uniqueValuesAreEnforcedRightAfterAnOpenFromACheckpoint() throws {
+        let store = try tripsWithACheckpoint(500)
+        do {
+            let container = try store.open()
+            #expect(store.openedFromCheckpoint)
+            // The first thing after the open: an insert of a name that is taken, which folds
+            // into the trip holding it, while its unique index may still be being built.
+            let context = ModelContext(container)
+            context.insert(Trip(name: "trip 499", destination: "folded", startDate: .now, endDate: .now))
+            try context.save()
+            let name = "trip 499"
+            let found = try ModelContext(container).fetch(
+                FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })
+            )
+            #expect(found.map(\.destination) == ["folded"])
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 500)
+            let indexed = container.store.read { state in
+                state.projection.tables.first { $0.entity.name == "Trip" }?.uniqueIndexContents.first?.count
+            }
+            #expect(indexed == 500)
+        }
+        let reopened = try TripsSnapshot(try store.open())
+        #expect(store.openedFromCheckpoint)
+        #expect(reopened.counts.first == 500)
+        try store.hideCheckpoints()
+        #expect(try TripsSnapshot(try store.open()) == reopened)
+    }
+
     /// Whether `condition` holds within ten seconds.
     private func eventually(_ condition: () -> Bool) -> Bool {
         for _ in 0..<1_000 {

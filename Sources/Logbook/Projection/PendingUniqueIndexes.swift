@@ -1,0 +1,51 @@
+import Dispatch
+
+/// The unique indexes of a table loaded from a checkpoint, built on another thread while the
+/// open goes on.
+///
+/// A checkpoint stores the values, not the indexes over them, and building the index of
+/// SampleTrips-100k's 100,000 unique names takes a good part of an open. A first screen needs
+/// none of it: the table keeps this until something asks its unique indexes a question (a
+/// lookup by unique value waits for the build and reads the result) or changes the table (which
+/// waits, then takes the indexes as its own; see ``EntityTable/adoptUniqueIndexes()``). The
+/// build works on a copy of the table as loaded, whose columns it shares: a change copies a
+/// column before writing to it, and takes the indexes first, so the result always describes the
+/// table as loaded.
+final class PendingUniqueIndexes: @unchecked Sendable {
+    /// The indexes of the table as loaded.
+    struct Built: Sendable {
+        var unique: [UniqueIndex]
+        var composite: [[[AttributeValue]: UInt64]]
+    }
+
+    private let group = DispatchGroup()
+    // Written once by the build, before `group` is left; read only after waiting on it.
+    private var result: Built?
+
+    /// Starts building the indexes of `table`, whose unique indexes are empty and whose live
+    /// objects are all to be indexed.
+    init(building table: EntityTable) {
+        group.enter()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            result = Self.build(table)
+            group.leave()
+        }
+    }
+
+    /// The indexes, once built.
+    func built() -> Built {
+        group.wait()
+        guard let result else { preconditionFailure("a unique index build left no result") }
+        return result
+    }
+
+    private static func build(_ loaded: EntityTable) -> Built {
+        var table = loaded
+        // The unique values are read object by object: decoded in one pass first.
+        table.values.decode(attributes: table.uniqueAttributes, width: table.width)
+        for (slot, id) in table.identifiers.enumerated() where id != 0 {
+            table.index(id, slot: slot)
+        }
+        return table.builtIndexes
+    }
+}
