@@ -172,14 +172,7 @@ struct ValueColumn: Sendable {
         width: Int,
         _ body: (UnsafeBufferPointer<AttributeValue>) throws -> Result
     ) rethrows -> Result {
-        if let lazy = storage.lazy, !lazy.isComplete {
-            for slot in slots {
-                let start = slot &* width
-                for index in start..<(start &+ width) where index < lazy.cells.count && !lazy.isDecoded(index) {
-                    lazy.decode(index, into: storage.base)
-                }
-            }
-        }
+        for slot in slots { decode(slot: slot, width: width) }
         return try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 
@@ -208,14 +201,7 @@ struct ValueColumn: Sendable {
     ) rethrows -> Result {
         requireOwnStorage()
         storage.lazy?.decodeAll(into: storage.base)
-        let base = storage.base
-        let count = storage.count
-        var buffer = UnsafeMutableBufferPointer(start: base, count: count)
-        defer {
-            precondition(buffer.baseAddress == base && buffer.count == count, "a column's buffer was replaced")
-        }
-        // Exclusive access to the column for as long as `body` runs keeps the storage alive.
-        return try body(&buffer)
+        return try inPlace(body)
     }
 
     /// ``withUnsafeMutableBufferPointer(_:)`` for a caller that reads and writes only the values
@@ -226,19 +212,32 @@ struct ValueColumn: Sendable {
         _ body: (inout UnsafeMutableBufferPointer<AttributeValue>) throws -> Result
     ) rethrows -> Result {
         requireOwnStorage()
-        if let lazy = storage.lazy, !lazy.isComplete {
-            let start = slot &* width
-            for index in start..<(start &+ width) where index < lazy.cells.count && !lazy.isDecoded(index) {
-                lazy.decode(index, into: storage.base)
-            }
-        }
+        decode(slot: slot, width: width)
+        return try inPlace(body)
+    }
+
+    /// Calls `body` with the storage's values, which the caller made sure are decoded where
+    /// `body` reads them.
+    private mutating func inPlace<Result>(
+        _ body: (inout UnsafeMutableBufferPointer<AttributeValue>) throws -> Result
+    ) rethrows -> Result {
         let base = storage.base
         let count = storage.count
         var buffer = UnsafeMutableBufferPointer(start: base, count: count)
         defer {
             precondition(buffer.baseAddress == base && buffer.count == count, "a column's buffer was replaced")
         }
+        // Exclusive access to the column for as long as `body` runs keeps the storage alive.
         return try body(&buffer)
+    }
+
+    /// Decodes the `width` values of `slot` that are not yet.
+    private func decode(slot: Int, width: Int) {
+        guard let lazy = storage.lazy, !lazy.isComplete else { return }
+        let start = slot &* width
+        for index in start..<(start &+ width) where index < lazy.cells.count && !lazy.isDecoded(index) {
+            lazy.decode(index, into: storage.base)
+        }
     }
 
     /// Makes the column hold its storage alone, with room for `added` values more than it has;
