@@ -278,6 +278,15 @@ package struct EntityTable: Sendable {
         currentIndexes.composite
     }
 
+    /// Whether a change to the value of `attribute` changes what an index of the table holds:
+    /// a unique index, a composite one, an equality index, or a sorted index once built (which
+    /// notes every object changed). An update that writes no such attribute leaves every index
+    /// as it was, and need not take its object out of them and put it back.
+    func changesAnIndex(_ attribute: Int) -> Bool {
+        followsChanges || uniqueAttributes.contains(attribute) || indexedAttributes.contains(attribute)
+            || compositeUniques.contains { $0.contains(attribute) }
+    }
+
     /// Adds the object in `slot` to the unique and equality indexes. In a unique index, it
     /// takes the place of any other object with an equal value.
     mutating func index(_ id: UInt64, slot: Int) {

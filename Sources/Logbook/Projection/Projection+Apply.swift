@@ -64,16 +64,21 @@ extension Projection {
                 for other in hierarchyTables[table] { try reserveRoom(other, forObjects: 0) }
             }
             guard let slot = slot(table, id) else { return nil }
-            tables[table].unindex(id, slot: slot)
-            write(update.attributes, table, slot)
             var survivor = id
             var survivorTable = table
-            if let holder = tables[table].indexUnlessTaken(id, slot: slot) {
-                fold(table, id, slot, into: holder)
-                survivor = holder
-            } else if !sharedUniques[table].isEmpty, let holder = crossHolder(table, slot: slot, excluding: id) {
-                foldAcross(table, id, slot, into: holder.table, holder.id)
-                (survivorTable, survivor) = holder
+            if sharedUniques[table].isEmpty, !writesAnIndexedAttribute(update.attributes, table) {
+                // No index holds what changes: the object stays where the indexes have it.
+                write(update.attributes, table, slot)
+            } else {
+                tables[table].unindex(id, slot: slot)
+                write(update.attributes, table, slot)
+                if let holder = tables[table].indexUnlessTaken(id, slot: slot) {
+                    fold(table, id, slot, into: holder)
+                    survivor = holder
+                } else if !sharedUniques[table].isEmpty, let holder = crossHolder(table, slot: slot, excluding: id) {
+                    foldAcross(table, id, slot, into: holder.table, holder.id)
+                    (survivorTable, survivor) = holder
+                }
             }
             for reference in update.toOne {
                 guard let relationship = tables[survivorTable].relationship(named: reference.name) else { continue }
@@ -178,6 +183,19 @@ extension Projection {
             }
             current = next
         }
+    }
+
+    /// Whether an event writes an attribute that an index of the table holds (see
+    /// ``EntityTable/changesAnIndex(_:)``).
+    private mutating func writesAnIndexedAttribute(_ attributes: [Event.Field], _ table: Int) -> Bool {
+        for (position, field) in attributes.enumerated() {
+            if let index = tables[table].attribute(named: field.name, at: position),
+                tables[table].changesAnIndex(index)
+            {
+                return true
+            }
+        }
+        return false
     }
 
     /// Writes an event's attribute values into a slot, by name.
