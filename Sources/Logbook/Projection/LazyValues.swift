@@ -83,12 +83,7 @@ final class LazyValues: @unchecked Sendable {
     /// Decodes every cell not decoded yet.
     func decodeAll(into base: UnsafeMutablePointer<AttributeValue>) {
         guard !isComplete else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        for index in 0..<cells.count where decoded[index] == 0 {
-            (base + index).initialize(to: Self.value(cells, index))
-            markDecoded(index)
-        }
+        decode(from: 0, every: 1, into: base)
     }
 
     /// Copies the decoded values from `base` into `target`, the storage of a copy of the
