@@ -336,7 +336,7 @@ final class Store: Sendable {
                     predecoder: InsertPredecoder.forReplay(of: state.projection, decodingAhead),
                     keepingExternalReferences: keepingExternalReferences,
                     predecoded: { state.projection.applyInsert($1, at: $2, sequence: $0, takingValues: true) != nil },
-                    shortcut: { state.projection.applyInsert($1, sequence: $0) },
+                    shortcut: { state.projection.applyChange($1, sequence: $0) },
                     { sequence, envelope in
                         try apply(envelope, to: &state, &replayed)
                         state.projection.lastSequence = sequence

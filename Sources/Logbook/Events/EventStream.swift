@@ -120,7 +120,7 @@ extension Projection {
             through: last,
             predecoder: InsertPredecoder.forReplay(of: projection),
             predecoded: { projection.applyInsert($1, at: $2, sequence: $0, takingValues: true) != nil },
-            shortcut: { projection.applyInsert($1, sequence: $0) },
+            shortcut: { projection.applyChange($1, sequence: $0) },
             { sequence, envelope in
                 try projection.apply(envelope.event)
                 projection.lastSequence = sequence

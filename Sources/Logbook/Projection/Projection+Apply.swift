@@ -64,21 +64,10 @@ extension Projection {
                 for other in hierarchyTables[table] { try reserveRoom(other, forObjects: 0) }
             }
             guard let slot = slot(table, id) else { return nil }
-            var survivor = id
-            var survivorTable = table
-            if sharedUniques[table].isEmpty, !writesAnIndexedAttribute(update.attributes, table) {
-                // No index holds what changes: the object stays where the indexes have it.
-                write(update.attributes, table, slot)
-            } else {
-                tables[table].unindex(id, slot: slot)
-                write(update.attributes, table, slot)
-                if let holder = tables[table].indexUnlessTaken(id, slot: slot) {
-                    fold(table, id, slot, into: holder)
-                    survivor = holder
-                } else if !sharedUniques[table].isEmpty, let holder = crossHolder(table, slot: slot, excluding: id) {
-                    foldAcross(table, id, slot, into: holder.table, holder.id)
-                    (survivorTable, survivor) = holder
-                }
+            let changesIndexes = !sharedUniques[table].isEmpty || writesAnIndexedAttribute(update.attributes, table)
+            let (survivorTable, survivor) = updateObject(table, id, slot, changingIndexes: changesIndexes) {
+                projection in
+                projection.write(update.attributes, table, slot)
             }
             for reference in update.toOne {
                 guard let relationship = tables[survivorTable].relationship(named: reference.name) else { continue }
@@ -143,6 +132,37 @@ extension Projection {
             return holder.id
         }
         return id
+    }
+
+    /// Writes an update's values into the slot of its object with `write`, keeping the indexes
+    /// right: when `changingIndexes`, the object leaves its indexes first and comes back after,
+    /// folding into the live object that holds a unique value it now has; otherwise the object
+    /// stays where the indexes have it.
+    ///
+    /// - Returns: The table and identifier of the object the update ends up in: its own, or the
+    ///   survivor of a fold.
+    mutating func updateObject(
+        _ table: Int,
+        _ id: UInt64,
+        _ slot: Int,
+        changingIndexes: Bool,
+        write: (inout Projection) -> Void
+    ) -> (table: Int, id: UInt64) {
+        guard changingIndexes else {
+            write(&self)
+            return (table, id)
+        }
+        tables[table].unindex(id, slot: slot)
+        write(&self)
+        if let holder = tables[table].indexUnlessTaken(id, slot: slot) {
+            fold(table, id, slot, into: holder)
+            return (table, holder)
+        }
+        if !sharedUniques[table].isEmpty, let holder = crossHolder(table, slot: slot, excluding: id) {
+            foldAcross(table, id, slot, into: holder.table, holder.id)
+            return holder
+        }
+        return (table, id)
     }
 
     /// Folds a live object, already unindexed, into another: its values replace the

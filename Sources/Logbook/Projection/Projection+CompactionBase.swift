@@ -45,7 +45,7 @@ extension Projection {
                     metadata.append(CompactionBase.Event(bytes: Array(bytes), refersToExternalValue: false))
                     return false
                 }
-                return projection.applyInsert(bytes, sequence: sequence)
+                return projection.applyChange(bytes, sequence: sequence)
             },
             { sequence, envelope in
                 try projection.apply(envelope.event)

@@ -270,10 +270,4 @@ extension Projection {
             addToRelationship(destination, target, inverse, id)
         }
     }
-
-    /// The table of the entity whose UTF-8 name `bytes` holds.
-    private func table(matching bytes: UnsafeRawBufferPointer) -> Int? {
-        for index in entityNames.indices where entityNames[index].matches(bytes) { return index }
-        return nil
-    }
 }

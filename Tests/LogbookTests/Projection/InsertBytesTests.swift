@@ -96,7 +96,7 @@ struct InsertBytesTests {
     }
 
     /// What differs between two projections, briefly; empty when they are the same.
-    private static func differences(_ left: Projection, _ right: Projection) -> [String] {
+    static func differences(_ left: Projection, _ right: Projection) -> [String] {
         var found: [String] = []
         if left.aliases != right.aliases { found.append("aliases") }
         if left.foldCounts != right.foldCounts { found.append("fold counts \(left.foldCounts) \(right.foldCounts)") }
