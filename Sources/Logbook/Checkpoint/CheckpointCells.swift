@@ -117,6 +117,19 @@ final class CheckpointCells: @unchecked Sendable {
         }
     }
 
+    /// Cell `index` as it lies in the file, for a checkpoint that copies it without decoding it:
+    /// its tag, length and payload, and the heap's bytes it refers to (`nil` for a value held
+    /// in the payload).
+    func raw(_ index: Int) -> (tag: UInt8, length: UInt32, payload: UInt64, stored: UnsafeRawBufferPointer?) {
+        let (tag, length, payload) = fields(index)
+        switch EventCodec.ValueTag(rawValue: tag) {
+        case .null, .false, .true, .int, .uint, .double, .float, .date, nil:
+            return (tag, length, payload, nil)
+        default:
+            return (tag, length, payload, stored(payload, length))
+        }
+    }
+
     /// The reference of cell `index` when it holds a value kept in a file.
     func externalReference(_ index: Int) -> ExternalReference? {
         let (tag, length, payload) = fields(index)

@@ -11,7 +11,7 @@ enum CheckpointEncoder {
         var markers: [Event.MigrationMarker] = []
     }
 
-    /// The bytes of a checkpoint of `projection`, with `header`'s fields.
+    /// A checkpoint of `projection`, with `header`'s fields, laid out.
     ///
     /// - Parameter external: The store's value files and the size from which an
     ///   `.externalStorage` attribute's `Data` goes there: such values are stored as references
@@ -23,7 +23,7 @@ enum CheckpointEncoder {
         lastSchemaNumber: UInt32,
         schemas: Schemas,
         external: (files: ExternalFiles, threshold: Int)? = nil
-    ) throws(LogbookError) -> [UInt8] {
+    ) throws(LogbookError) -> CheckpointImage {
         var sections: [(kind: CheckpointFormat.Kind, table: Int, bytes: [UInt8])] = []
         sections.append((.state, 0, state(projection, lastSchemaNumber: lastSchemaNumber)))
         sections.append((.schemas, 0, encodeSchemas(schemas)))
@@ -51,7 +51,6 @@ enum CheckpointEncoder {
             offsets.append(end)
             end = aligned(end + section.bytes.count)
         }
-        var file = [UInt8](repeating: 0, count: end)
         var head = BinaryWriter(capacity: directoryEnd)
         head.writeLittleEndian(CheckpointFormat.magic)
         head.writeLittleEndian(header.version)
@@ -90,11 +89,11 @@ enum CheckpointEncoder {
         withUnsafeBytes(of: checksum.littleEndian) { raw in
             for (index, byte) in raw.enumerated() { headBytes[CheckpointFormat.headerChecksumOffset + index] = byte }
         }
-        file.replaceSubrange(0..<headBytes.count, with: headBytes)
-        for (section, offset) in zip(sections, offsets) {
-            file.replaceSubrange(offset..<(offset + section.bytes.count), with: section.bytes)
-        }
-        return file
+        return CheckpointImage(
+            head: headBytes,
+            sections: zip(sections, offsets).map { (offset: $1, bytes: $0.bytes) },
+            size: end
+        )
     }
 
     static func aligned(_ offset: Int) -> Int {
@@ -175,64 +174,91 @@ enum CheckpointEncoder {
         return writer.bytes
     }
 
+    /// The cells and heap of a table's values. A value never read since the table was loaded
+    /// from a checkpoint is copied from its cell there, undecoded; the others are encoded.
     private static func values(
         _ table: borrowing EntityTable,
         external: (files: ExternalFiles, threshold: Int)?
     ) throws(LogbookError) -> (cells: [UInt8], heap: [UInt8]) {
         let count = table.identifiers.count * table.width
+        let width = table.width
         // The attributes whose large values are stored as references to their files.
         let externalAttributes = table.entity.attributes.map { $0.options.contains(.externalStorage) }
-        var cells = BinaryWriter(capacity: count * CheckpointFormat.cellSize)
-        var heap = BinaryWriter(capacity: 16 * count)
-        func inline(_ tag: EventCodec.ValueTag, _ payload: UInt64) {
-            cells.write(tag.rawValue)
-            cells.writeBytes([0, 0, 0])
-            cells.writeLittleEndian(UInt32(0))
-            cells.writeLittleEndian(payload)
+        func isExternal(_ index: Int) -> Bool {
+            width > 0 && externalAttributes.indices.contains(index % width) && externalAttributes[index % width]
         }
-        func stored(_ tag: EventCodec.ValueTag, _ bytes: some Collection<UInt8>) {
-            cells.write(tag.rawValue)
-            cells.writeBytes([0, 0, 0])
-            cells.writeLittleEndian(UInt32(bytes.count))
-            cells.writeLittleEndian(UInt64(heap.bytes.count))
-            heap.writeBytes(bytes)
-        }
-        for index in 0..<count {
-            switch table.values[index] {
-            case .null: inline(.null, 0)
-            case .bool(let value): inline(value ? .true : .false, 0)
-            case .int(let value): inline(.int, UInt64(bitPattern: value))
-            case .uint(let value): inline(.uint, value)
-            case .double(let value): inline(.double, value.bitPattern)
-            case .float(let value): inline(.float, UInt64(value.bitPattern))
-            case .date(let value): inline(.date, value.timeIntervalSinceReferenceDate.bitPattern)
-            case .decimal(let value): stored(.decimal, Array(value.description.utf8))
-            case .string(let value): stored(.string, Array(value.utf8))
-            case .uuid(let value): stored(.uuid, withUnsafeBytes(of: value.uuid) { Array($0) })
-            case .url(let value): stored(.url, Array(value.absoluteString.utf8))
-            case .data(let value):
-                if external != nil, table.width > 0, externalAttributes.indices.contains(index % table.width),
-                    externalAttributes[index % table.width], let reference = ExternalPlaceholder.reference(in: value)
-                {
-                    // A value the projection holds by reference: its file is written already.
-                    stored(.external, reference.fixedBytes)
-                } else if let external, value.count >= external.threshold, table.width > 0,
-                    externalAttributes.indices.contains(index % table.width), externalAttributes[index % table.width]
-                {
-                    let reference = ExternalReference(of: value)
-                    try external.files.write(value, as: reference, checkingExisting: false)
-                    stored(.external, reference.fixedBytes)
-                } else {
-                    stored(.data, value)
+        let loaded = table.values.undecodedCells
+        var cells = [UInt8](repeating: 0, count: count * CheckpointFormat.cellSize)
+        var heap: [UInt8] = []
+        heap.reserveCapacity(16 * count)
+        var failure: LogbookError?
+        cells.withUnsafeMutableBytes { out in
+            func cell(_ index: Int, _ tag: UInt8, length: UInt32 = 0, _ payload: UInt64) {
+                let position = index &* CheckpointFormat.cellSize
+                out[position] = tag
+                out.storeBytes(of: length.littleEndian, toByteOffset: position &+ 4, as: UInt32.self)
+                out.storeBytes(of: payload.littleEndian, toByteOffset: position &+ 8, as: UInt64.self)
+            }
+            func inline(_ index: Int, _ tag: EventCodec.ValueTag, _ payload: UInt64) {
+                cell(index, tag.rawValue, payload)
+            }
+            func stored(_ index: Int, _ tag: EventCodec.ValueTag, _ bytes: UnsafeRawBufferPointer) {
+                cell(index, tag.rawValue, length: UInt32(bytes.count), UInt64(heap.count))
+                heap.append(contentsOf: bytes)
+            }
+            func stored(_ index: Int, _ tag: EventCodec.ValueTag, _ bytes: some Collection<UInt8>) {
+                cell(index, tag.rawValue, length: UInt32(bytes.count), UInt64(heap.count))
+                heap.append(contentsOf: bytes)
+            }
+            for index in 0..<count {
+                if let loaded, table.values.isUndecoded(index) {
+                    let raw = loaded.raw(index)
+                    if let bytes = raw.stored {
+                        cell(index, raw.tag, length: raw.length, UInt64(heap.count))
+                        heap.append(contentsOf: bytes)
+                    } else {
+                        cell(index, raw.tag, length: raw.length, raw.payload)
+                    }
+                    continue
                 }
-            case .composite(let value): stored(.composite, value)
-            case .array:
-                var writer = BinaryWriter()
-                EventCodec.encode(table.values[index], into: &writer)
-                stored(.array, writer.bytes)
+                switch table.values[index] {
+                case .null: inline(index, .null, 0)
+                case .bool(let value): inline(index, value ? .true : .false, 0)
+                case .int(let value): inline(index, .int, UInt64(bitPattern: value))
+                case .uint(let value): inline(index, .uint, value)
+                case .double(let value): inline(index, .double, value.bitPattern)
+                case .float(let value): inline(index, .float, UInt64(value.bitPattern))
+                case .date(let value): inline(index, .date, value.timeIntervalSinceReferenceDate.bitPattern)
+                case .decimal(let value): stored(index, .decimal, Array(value.description.utf8))
+                case .string(var value): value.withUTF8 { stored(index, .string, UnsafeRawBufferPointer($0)) }
+                case .uuid(let value): withUnsafeBytes(of: value.uuid) { stored(index, .uuid, $0) }
+                case .url(let value): stored(index, .url, Array(value.absoluteString.utf8))
+                case .data(let value):
+                    if external != nil, isExternal(index), let reference = ExternalPlaceholder.reference(in: value) {
+                        // A value the projection holds by reference: its file is written already.
+                        stored(index, .external, reference.fixedBytes)
+                    } else if let external, value.count >= external.threshold, isExternal(index) {
+                        let reference = ExternalReference(of: value)
+                        do throws(LogbookError) {
+                            try external.files.write(value, as: reference, checkingExisting: false)
+                        } catch {
+                            failure = error
+                            return
+                        }
+                        stored(index, .external, reference.fixedBytes)
+                    } else {
+                        stored(index, .data, value)
+                    }
+                case .composite(let value): stored(index, .composite, value)
+                case .array:
+                    var writer = BinaryWriter()
+                    EventCodec.encode(table.values[index], into: &writer)
+                    stored(index, .array, writer.bytes)
+                }
             }
         }
-        return (cells.bytes, heap.bytes)
+        if let failure { throw failure }
+        return (cells, heap)
     }
 
     private static func links(_ table: borrowing EntityTable) -> [UInt8] {

@@ -101,15 +101,43 @@ package enum CheckpointFiles {
     ) throws(LogbookError)
         -> String
     {
+        try write(sequence: sequence, in: store, syscalls: syscalls) { (file) throws(LogbookError) in
+            try file.writeAll(bytes[...], at: 0)
+        }
+    }
+
+    /// ``write(_:sequence:in:syscalls:)`` for a checkpoint laid out in sections, written one by
+    /// one.
+    static func write(
+        _ image: CheckpointImage,
+        sequence: UInt64,
+        in store: String,
+        syscalls: any Syscalls
+    ) throws(LogbookError)
+        -> String
+    {
+        try write(sequence: sequence, in: store, syscalls: syscalls) { (file) throws(LogbookError) in
+            try image.write(to: file)
+        }
+    }
+
+    private static func write(
+        sequence: UInt64,
+        in store: String,
+        syscalls: any Syscalls,
+        contents: (SystemFile) throws(LogbookError) -> Void
+    ) throws(LogbookError)
+        -> String
+    {
         let directory = directory(of: store)
         try DurableFiles.makeDirectory(directory, in: store, syscalls: syscalls)
         let name = CheckpointFormat.fileName(forSequence: sequence)
         let path = SegmentDirectory.join(directory, name)
         try DurableFiles.replace(
             path,
-            with: bytes[...],
             through: path + CheckpointFormat.temporarySuffix,
-            syscalls: syscalls
+            syscalls: syscalls,
+            writing: contents
         )
         return path
     }

@@ -127,23 +127,29 @@ public struct ModelConfiguration: Sendable {
     /// A save is never split across segments: a batch larger than this gets a segment of its own.
     public var segmentSize: Int = 64 << 20
     /// How many bytes the log may grow past the newest checkpoint before the store writes a new
-    /// one by itself; `nil` (the default) or 0 for never: ``ModelContainer/checkpoint()`` and
-    /// `logbook checkpoint` write one whenever asked.
+    /// one by itself; 16 MiB by default. `nil` or 0 for never: ``ModelContainer/checkpoint()``
+    /// and `logbook checkpoint` still write one whenever asked.
     ///
     /// A checkpoint holds the objects as of the log's last batch, so that the next open loads
     /// it and replays only the batches after it (see <doc:OnDiskFormat>). With an interval, a
-    /// container that allows saving starts one in the background after a save that takes the
-    /// log past it, and after an open that replayed more than it; the last container of the
-    /// store waits for a running one as it goes, and writes one if the log grew past the
-    /// interval since. Saves wait only while the objects are taken, not while the file is
-    /// built; the save that next changes a table copies that table once. An open that
-    /// migrates the store writes one at the new schema in the background whatever the
-    /// interval, since a checkpoint at the old schema is never loaded again.
+    /// container that allows saving writes one in the background:
+    /// - after a save that takes the log past the interval since the newest checkpoint;
+    /// - after an open that replayed more than the interval, or that ignored a checkpoint
+    ///   (damaged, written at another schema or for another store), which the fresh one replaces.
     ///
-    /// Off by default because this release builds each file in memory: for SampleTrips-100k
-    /// (700,000 objects) one takes about a second of a core and 230 MiB at the peak. Set it
-    /// (16 MiB is a good start) for a store whose opens replay a long history of edits.
-    public var checkpointInterval: Int?
+    /// The last container of the store waits for a running one as it goes, and writes one if
+    /// the log grew by more than a quarter of the interval since the newest: a running process
+    /// leaves up to the interval to replay, a closed one at most a quarter of it. Saves wait only
+    /// while the objects are taken, not while the file is built; the save that next changes a
+    /// table copies that table once. An open that migrates the store writes one at the new
+    /// schema in the background whatever the interval, since a checkpoint at the old schema is
+    /// never loaded again.
+    ///
+    /// What it costs: this release builds each file in memory before writing it. For
+    /// SampleTrips-100k (700,000 objects, a 23 MB log) a checkpoint is a 113 MB file that takes
+    /// about a second of a core; see <doc:Performance> for the figures. A smaller interval makes
+    /// opens replay less and writes checkpoints more often.
+    public var checkpointInterval: Int? = 16 << 20
     /// The size in bytes from which a value of a `Data` attribute marked
     /// `@Attribute(.externalStorage)` is kept in a file of its own beside the log instead of
     /// in the log itself; 16 KiB by default.

@@ -315,6 +315,17 @@ public final class ModelContainer: Sendable {
         _ plan: MigrationPlanChain?,
         _ configuration: ModelConfiguration
     ) throws -> Store {
+        let store = try openMigrating(schema, plan, configuration)
+        store.startCheckpointAfterOpen()
+        return store
+    }
+
+    /// ``open(_:_:_:)`` but for the checkpoint an open may start.
+    private static func openMigrating(
+        _ schema: Schema,
+        _ plan: MigrationPlanChain?,
+        _ configuration: ModelConfiguration
+    ) throws -> Store {
         do {
             return try openOnce(schema, plan, configuration)
         } catch let needed as MigrationLockNeeded {

@@ -12,6 +12,9 @@ extension Store {
         /// Where the batch after the checkpoint's begins, so that the replay of the rest starts
         /// there instead of reading the batch headers before it.
         var resume: BatchCursor.ResumePoint?
+        /// Whether a checkpoint was found and ignored: a store that writes checkpoints by
+        /// itself then writes a fresh one, so that the next open neither warns nor replays again.
+        var ignoredOne = false
     }
 
     /// The log a checkpoint is loaded for: a writer's, or a read-only container's.
@@ -74,8 +77,10 @@ extension Store {
         let identity = try? CheckpointFiles.storeIdentity(of: log.directory, syscalls: syscalls)
         let fingerprint = schema.fingerprint.bytes
         let historyFingerprint = CheckpointFiles.historyFingerprint(of: schema, history: history)
+        var ignoredOne = false
         for entry in entries {
             func ignore(_ reason: String) {
+                ignoredOne = true
                 logger.warning(
                     "ignored checkpoint \(entry.path): \(reason); replaying the log instead",
                     metadata: ["checkpoint": "\(entry.path)", "reason": "\(reason)"]
@@ -144,10 +149,11 @@ extension Store {
                 first: header.sequence + 1,
                 replayed: replayed,
                 logBytes: header.logBytes,
-                resume: resume
+                resume: resume,
+                ignoredOne: ignoredOne
             )
         }
-        return CheckpointStart()
+        return CheckpointStart(ignoredOne: ignoredOne)
     }
 
     /// Checks that the log reaches the batch a checkpoint ends at, with its checksum.
@@ -201,7 +207,7 @@ extension Store {
             let syscalls = log.configuration.syscalls
             guard let snapshot = try takeSnapshot(of: log) else { return nil }
             // Large values of `.externalStorage` attributes as references to their files.
-            let bytes = try CheckpointEncoder.encode(
+            let image = try CheckpointEncoder.encode(
                 snapshot.header,
                 snapshot.projection,
                 lastSchemaNumber: snapshot.lastSchemaNumber,
@@ -209,7 +215,7 @@ extension Store {
                 external: hasExternalStorageAttributes ? externalStorage : nil
             )
             let path = try CheckpointFiles.write(
-                bytes,
+                image,
                 sequence: snapshot.header.sequence,
                 in: log.directory,
                 syscalls: syscalls
@@ -218,7 +224,7 @@ extension Store {
             for removed in CheckpointFiles.prune(in: log.directory, syscalls: syscalls) {
                 logger.debug("removed an older checkpoint", metadata: ["checkpoint": "\(removed)"])
             }
-            shareCheckpoint(sequence: snapshot.header.sequence, bytes: bytes)
+            if sharesCheckpoints { shareCheckpoint(sequence: snapshot.header.sequence, bytes: image.contiguous()) }
             return path
         }
     }
@@ -265,9 +271,22 @@ extension Store {
     /// checkpoint: its size at the open plus the bytes appended since, against the size the
     /// newest checkpoint recorded. False when no interval is set or the store has no log.
     var checkpointIsDue: Bool {
+        hasGrown(by: checkpointInterval)
+    }
+
+    /// Whether the log has grown by more than a quarter of the configured interval since the
+    /// newest checkpoint: the store's last container then writes one as it goes, so that the
+    /// next open replays at most that much. A running process leaves up to the interval to
+    /// its background writes; a closing one has the time to spare, and its next open is the
+    /// one the user waits for.
+    var checkpointIsDueAtClose: Bool {
+        hasGrown(by: checkpointInterval / 4)
+    }
+
+    private func hasGrown(by bytes: Int) -> Bool {
         guard checkpointInterval > 0, let log else { return false }
         let logBytes = checkpoints.logBytesAtOpen &+ log.appendedBytes
-        return logBytes > lastCheckpoint.withLock({ $0 }) &+ UInt64(checkpointInterval)
+        return logBytes > lastCheckpoint.withLock({ $0 }) &+ UInt64(bytes)
     }
 
     /// Starts a checkpoint in the background when the log has grown by more than the
@@ -278,6 +297,23 @@ extension Store {
         startCheckpoint()
     }
 
+    /// Starts a checkpoint in the background after an open: when the log has grown by more
+    /// than the configured interval since the newest checkpoint, or when the open ignored a
+    /// checkpoint (damaged, of another schema or store), which a fresh one replaces. Nothing
+    /// without an interval.
+    ///
+    /// Called by the container once the store is the one it keeps, not by the store's own
+    /// open: an open without a plan may replay a store only to look at it, at a history that
+    /// does not rename as the log needs, and a checkpoint of those objects would be wrong.
+    func startCheckpointAfterOpen() {
+        guard checkpointInterval > 0, log != nil else { return }
+        let ignoredOne = ignoredCheckpoint.withLock { ignored in
+            defer { ignored = false }
+            return ignored
+        }
+        if ignoredOne || checkpointIsDue { startCheckpoint() }
+    }
+
     /// Starts a checkpoint in the background after a migration appended its stages, whatever
     /// the configured interval: the log was just replayed through the upcasters, and a
     /// checkpoint at the new schema spares the next open that work. Checkpoints written at the
@@ -285,6 +321,8 @@ extension Store {
     /// replay. A failure is logged; the store works as without it.
     func startCheckpointAfterMigration() {
         guard log != nil else { return }
+        // This one replaces any checkpoint the open ignored.
+        ignoredCheckpoint.withLock { $0 = false }
         startCheckpoint()
     }
 
@@ -304,12 +342,13 @@ extension Store {
     }
 
     /// Waits for a checkpoint being written in the background, writes one if the log grew by
-    /// more than the configured interval since the newest one, then closes the store: what the
-    /// last container of a store does as it goes. A failure to write the checkpoint is logged;
-    /// the store closes all the same.
+    /// more than a quarter of the configured interval since the newest one
+    /// (``checkpointIsDueAtClose``), then closes the store: what the last container of a store
+    /// does as it goes. A failure to write the checkpoint is logged; the store closes all the
+    /// same.
     func closeAfterUse() {
         checkpoints.close()
-        if checkpointIsDue {
+        if checkpointIsDueAtClose {
             do throws(LogbookError) {
                 try writeCheckpoint()
             } catch {

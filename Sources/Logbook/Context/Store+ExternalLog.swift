@@ -48,6 +48,10 @@ extension Store {
         }
     }
 
+    /// Whether the checkpoints this store writes are kept where other hosts find them too
+    /// (``shareCheckpoint(sequence:bytes:)``).
+    var sharesCheckpoints: Bool { externalLog != nil }
+
     /// Keeps a checkpoint just written where the containers of other hosts find it. A failure
     /// is logged: the checkpoint is a cache.
     func shareCheckpoint(sequence: UInt64, bytes: [UInt8]) {

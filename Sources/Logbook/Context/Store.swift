@@ -95,6 +95,9 @@ final class Store: Sendable {
     let checkpointInterval: Int
     /// The bytes of the log the newest checkpoint covers, that this store loaded or wrote.
     let lastCheckpoint: Locked<UInt64>
+    /// Whether the open ignored a checkpoint (damaged, of another schema or store): the
+    /// container then has a fresh one written (``startCheckpointAfterOpen()``).
+    let ignoredCheckpoint = Locked(false)
     /// Starts checkpoints in the background and keeps two writes from running at once.
     let checkpoints: CheckpointSchedule
     /// The schemas before ``schema``, oldest first.
@@ -153,6 +156,7 @@ final class Store: Sendable {
         self.logger = configuration.logger
         self.clock = configuration.clock
         var checkpointedLogBytes: UInt64 = 0
+        var ignoredOne = false
         var state = State(projection: Projection(schema: schema, history: history))
         state.projection.valueBytesLimit = configuration.valueBytesLimit
         self.insertNames = InsertNames(state.projection)
@@ -233,6 +237,7 @@ final class Store: Sendable {
                     keepingExternalReferences: logConfiguration.external == nil
                 )
                 checkpointedLogBytes = start.logBytes
+                ignoredOne = start.ignoredOne
             } else {
                 self.replayed = Replayed()
             }
@@ -248,7 +253,7 @@ final class Store: Sendable {
             logBytesAtOpen = (try? CheckpointFiles.logBytes(of: log.directory, syscalls: syscalls)) ?? 0
         }
         self.checkpoints = CheckpointSchedule(logBytesAtOpen: logBytesAtOpen)
-        if replay { startCheckpointIfDue() }
+        ignoredCheckpoint.withLock { $0 = ignoredOne }
         listenToExternalLog()
     }
 
@@ -302,6 +307,7 @@ final class Store: Sendable {
         self.checkpointInterval = 0
         self.lastCheckpoint = Locked(start.logBytes)
         self.checkpoints = CheckpointSchedule()
+        ignoredCheckpoint.withLock { $0 = start.ignoredOne }
     }
 
     /// Replays every event of the log, then `pending`, into the projection.
@@ -724,6 +730,7 @@ final class Store: Sendable {
     func adopt(_ final: Store, lastSequence: UInt64? = nil) {
         let checkpointed = final.lastCheckpoint.withLock { $0 }
         lastCheckpoint.withLock { $0 = max($0, checkpointed) }
+        if final.ignoredCheckpoint.withLock({ $0 }) { ignoredCheckpoint.withLock { $0 = true } }
         var fresh = final.state.withLock { $0 }
         fresh.captured = []
         fresh.generation = 0

@@ -68,6 +68,19 @@ struct ValueColumn: Sendable {
     /// Whether some values are still to be decoded from a checkpoint's cells.
     var decodesOnRead: Bool { storage.lazy.map { !$0.isComplete } ?? false }
 
+    /// The checkpoint cells the column was loaded from, while some are still undecoded.
+    var undecodedCells: CheckpointCells? {
+        guard let lazy = storage.lazy, !lazy.isComplete else { return nil }
+        return lazy.cells
+    }
+
+    /// Whether the value at `index` was never read nor written since the column was loaded from
+    /// ``undecodedCells``, so that its cell there still holds it.
+    func isUndecoded(_ index: Int) -> Bool {
+        guard let lazy = storage.lazy, index < lazy.cells.count else { return false }
+        return !lazy.isDecoded(index)
+    }
+
     /// Makes sure the value at `index` is decoded. Reads of the storage's values go through
     /// this, or through one of the ranges below, first.
     @inline(__always)

@@ -35,9 +35,22 @@ enum DurableFiles {
         through temporary: String,
         syscalls: any Syscalls
     ) throws(LogbookError) {
+        try replace(path, through: temporary, syscalls: syscalls) { (file) throws(LogbookError) in
+            try file.writeAll(bytes, at: 0)
+        }
+    }
+
+    /// ``replace(_:with:through:syscalls:)`` with the contents that `write` writes into the
+    /// temporary file, in as many pieces as it likes.
+    static func replace(
+        _ path: String,
+        through temporary: String,
+        syscalls: any Syscalls,
+        writing write: (SystemFile) throws(LogbookError) -> Void
+    ) throws(LogbookError) {
         let file = try SystemFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC, syscalls: syscalls)
         do throws(LogbookError) {
-            try file.writeAll(bytes, at: 0)
+            try write(file)
             try file.sync()
         } catch {
             file.close()

@@ -105,4 +105,69 @@ struct CheckpointScheduleTests {
         #expect(store.openedFromCheckpoint, "a later write, or the one at close, succeeded")
         #expect(try TripsSnapshot(reopened) == expected)
     }
+
+    @Test func aConfigurationWritesCheckpointsEverySixteenMebibytesUnlessToldOtherwise() {
+        let configuration = ModelConfiguration(url: URL(fileURLWithPath: "/tmp/unused.store"))
+        #expect(configuration.checkpointInterval == 16 << 20)
+    }
+
+    /// The last container writes one as it goes once the log grew by a quarter of the
+    /// interval since the newest checkpoint, and none for less.
+    @Test func aClosingStoreWritesOnePastAQuarterOfTheInterval() throws {
+        let interval = 64 << 10
+        for (target, expectsOne) in [(interval / 4 + 2_048, true), (interval / 8, false)] {
+            let store = CheckpointStore()
+            var history = TripsHistory(seed: 43)
+            let expected: TripsSnapshot
+            let last: UInt64
+            do {
+                let container = try store.open(interval: interval)
+                while try CheckpointFiles.logBytes(of: store.path) < UInt64(target) {
+                    try history.save(container, steps: 1)
+                }
+                #expect(try CheckpointFiles.logBytes(of: store.path) < UInt64(interval))
+                #expect(try store.checkpoints().isEmpty, "no background write below the interval")
+                expected = try TripsSnapshot(container)
+                last = container.store.read { $0.projection.lastSequence }
+            }
+            let written = try store.checkpoints()
+            #expect(written.map(\.sequence) == (expectsOne ? [last] : []), "log of \(target) bytes")
+            let reopened = try store.open()
+            #expect(store.openedFromCheckpoint == expectsOne)
+            #expect(try TripsSnapshot(reopened) == expected)
+        }
+    }
+
+    /// An open that ignores a damaged checkpoint writes a sound one in its place, so that the
+    /// next open neither warns nor replays.
+    @Test func anOpenThatIgnoredACheckpointWritesAFreshOne() throws {
+        let store = CheckpointStore()
+        var history = TripsHistory(seed: 44)
+        let expected: TripsSnapshot
+        let last: UInt64
+        do {
+            let container = try store.open()
+            try history.save(container, steps: 12)
+            try container.checkpoint()
+            expected = try TripsSnapshot(container)
+            last = container.store.read { $0.projection.lastSequence }
+        }
+        let path = try #require(try store.checkpoints().first?.path)
+        try ByteSurgery.flipByte(in: path, at: 20)
+        do {
+            let container = try store.open(interval: 1 << 20)
+            #expect(!store.openedFromCheckpoint)
+            #expect(store.warnings.contains { $0.contains("ignored checkpoint \(path)") })
+            #expect(try TripsSnapshot(container) == expected)
+        }
+        let entries = try store.checkpoints()
+        #expect(entries.map(\.sequence) == [last])
+        let reader = try CheckpointReader(path: path)
+        #expect(reader.header.sequence == last)
+        let warnings = store.warnings.count
+        let reopened = try store.open()
+        #expect(store.openedFromCheckpoint)
+        #expect(store.warnings.count == warnings)
+        #expect(try TripsSnapshot(reopened) == expected)
+    }
 }
