@@ -231,6 +231,44 @@ struct CheckpointDecodingOnReadTests {
     }
 
     /// Whether `condition` holds within ten seconds.
+    /// A checkpoint written by a store opened from another copies the cells nothing read as
+    /// they lie, encodes the values read or written since, and leaves the store's values
+    /// undecoded: the next open from it reads what a replay of the log gives.
+    @Test func aCheckpointOfACheckpointCopiesTheCellsNothingReadAndMatchesTheLog() throws {
+        let store = try tripsWithACheckpoint(200)
+        let first = try #require(try store.checkpoints().first)
+        let expected: TripsSnapshot
+        do {
+            let container = try store.open()
+            #expect(store.openedFromCheckpoint)
+            _ = try firstScreen(container)
+            let context = ModelContext(container)
+            var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
+            descriptor.fetchLimit = 7
+            for trip in try context.fetch(descriptor) { trip.destination = "moved \(trip.name)" }
+            context.insert(Trip(name: "a new trip", destination: "Faro", startDate: .now, endDate: .now))
+            try context.save()
+            try container.checkpoint()
+            let stillLazy = decodesOnRead(container, "Trip")
+            #expect(stillLazy, "writing the checkpoint decoded nothing")
+            expected = try TripsSnapshot(container)
+        }
+        let entries = try store.checkpoints()
+        #expect(entries.count == 2 && entries[0].sequence > first.sequence)
+        try FileManager.default.removeItem(atPath: first.path)
+        let fromSecond = try store.open()
+        let screen = try firstScreen(fromSecond)
+        #expect(try TripsSnapshot(fromSecond) == expected)
+        let destinations = try ModelContext(fromSecond).fetch(FetchDescriptor<Trip>()).filter {
+            $0.destination.hasPrefix("moved")
+        }
+        #expect(destinations.count == 7)
+        try store.hideCheckpoints()
+        let replayed = try store.open()
+        #expect(try firstScreen(replayed) == screen)
+        #expect(try TripsSnapshot(replayed) == expected)
+    }
+
     private func eventually(_ condition: () -> Bool) -> Bool {
         for _ in 0..<1_000 {
             if condition() { return true }
