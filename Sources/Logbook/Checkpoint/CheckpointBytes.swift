@@ -71,6 +71,25 @@ final class CheckpointBytes: @unchecked Sendable {
         return UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
     }
 
+    /// Lets the memory of the pages wholly inside `range` go, for a mapped region: an open that
+    /// read a section through (for its checksum, or to load it) then holds only what it reads
+    /// again. A region held in memory keeps its bytes.
+    func dropPages(_ range: Range<Int>) {
+        guard case .unmap(let syscalls) = release else { return }
+        let page = Self.pageSize
+        // The mapping starts on a page; only whole pages within the range are let go.
+        let start = (range.lowerBound + page - 1) / page * page
+        let end = Swift.min(range.upperBound, count) / page * page
+        guard end > start else { return }
+        syscalls.dropPages(base + start, length: end - start)
+    }
+
+    /// The bytes read through before their pages are let go of, when a whole section is read
+    /// once at the open (for its checksum, or to check its cells): the memory such a pass holds.
+    static let stretch = 4 << 20
+
+    private static let pageSize = Swift.max(Int(sysconf(Int32(_SC_PAGESIZE))), 4_096)
+
     /// A copy of the bytes in `range`, for the small sections that are parsed whole.
     func copy(_ range: Range<Int>) -> [UInt8] {
         Array(buffer(range))

@@ -11,6 +11,8 @@ final class CheckpointCells: @unchecked Sendable {
     /// The checkpoint the cells lie in, kept alive for as long as a value may still be decoded.
     let region: CheckpointBytes
     private let cells: UnsafeRawPointer
+    /// Where the cells begin in ``region``.
+    private let cellsOffset: Int
     private let heap: UnsafeRawBufferPointer
     /// The number of cells.
     let count: Int
@@ -25,6 +27,7 @@ final class CheckpointCells: @unchecked Sendable {
     init(region: CheckpointBytes, cells: Range<Int>, heap: Range<Int>, count: Int) {
         precondition(cells.count == count * CheckpointFormat.cellSize, "the cells' bytes hold `count` cells")
         self.region = region
+        self.cellsOffset = cells.lowerBound
         self.cells = region.buffer(cells).baseAddress ?? region.base
         self.heap = region.buffer(heap)
         self.count = count
@@ -33,8 +36,16 @@ final class CheckpointCells: @unchecked Sendable {
     /// Checks every cell: a known tag, stored bytes within the heap, the length a UUID or a file
     /// reference has, and a decimal, URL or array that decodes. Text is not checked here: the
     /// section's checksum vouches for it, and it is decoded as UTF-8, repairing, when read.
+    ///
+    /// The cells' pages are let go of as the check passes them (see
+    /// ``CheckpointBytes/dropPages(_:)``): a read touches them again.
     func check() -> Damage? {
+        let cellsPerStretch = CheckpointBytes.stretch / CheckpointFormat.cellSize
         for index in 0..<count {
+            if index > 0, index % cellsPerStretch == 0 {
+                let end = cellsOffset + index * CheckpointFormat.cellSize
+                region.dropPages((end - CheckpointBytes.stretch)..<end)
+            }
             let (tag, length, payload) = fields(index)
             let position = index * CheckpointFormat.cellSize
             guard let kind = EventCodec.ValueTag(rawValue: tag) else {

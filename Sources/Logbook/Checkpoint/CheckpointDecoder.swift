@@ -30,6 +30,11 @@ extension CheckpointReader {
         try loadAliases(into: &projection)
         for index in projection.tables.indices {
             try loadTable(index, into: &projection, keepingExternalReferences: keepingExternalReferences)
+            // Its cells checked and its identifiers copied, the table's sections hold only what
+            // a read decodes later: their pages are read again then, from the page cache.
+            for section in sections where section.table == index && section.kind.isPerEntity {
+                bytes.dropPages(section.range)
+            }
         }
         projection.lastSequence = header.sequence
         return Loaded(projection: projection, lastSchemaNumber: lastSchemaNumber, schemas: schemas)

@@ -101,9 +101,12 @@ package enum CheckpointFiles {
     ) throws(LogbookError)
         -> String
     {
-        try write(sequence: sequence, in: store, syscalls: syscalls) { (file) throws(LogbookError) in
-            try file.writeAll(bytes[...], at: 0)
-        }
+        try write(
+            CheckpointImage(head: bytes, sections: [], size: bytes.count),
+            sequence: sequence,
+            in: store,
+            syscalls: syscalls
+        )
     }
 
     /// ``write(_:sequence:in:syscalls:)`` for a checkpoint laid out in sections, written one by
@@ -116,29 +119,13 @@ package enum CheckpointFiles {
     ) throws(LogbookError)
         -> String
     {
-        try write(sequence: sequence, in: store, syscalls: syscalls) { (file) throws(LogbookError) in
-            try image.write(to: file)
-        }
-    }
-
-    private static func write(
-        sequence: UInt64,
-        in store: String,
-        syscalls: any Syscalls,
-        contents: (SystemFile) throws(LogbookError) -> Void
-    ) throws(LogbookError)
-        -> String
-    {
         let directory = directory(of: store)
         try DurableFiles.makeDirectory(directory, in: store, syscalls: syscalls)
         let name = CheckpointFormat.fileName(forSequence: sequence)
         let path = SegmentDirectory.join(directory, name)
-        try DurableFiles.replace(
-            path,
-            through: path + CheckpointFormat.temporarySuffix,
-            syscalls: syscalls,
-            writing: contents
-        )
+        try DurableFiles.replace(path, through: path + CheckpointFormat.temporarySuffix, syscalls: syscalls) {
+            (file) throws(LogbookError) in try image.write(to: file)
+        }
         return path
     }
 

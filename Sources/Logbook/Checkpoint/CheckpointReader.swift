@@ -173,7 +173,18 @@ package struct CheckpointReader: Sendable {
         let work = shares
         DispatchQueue.concurrentPerform(iterations: work.count) { share in
             var found: [(Int, UInt32)] = []
-            for index in work[share] { found.append((index, CRC32C.checksum(region.buffer(ranges[index])))) }
+            for index in work[share] {
+                // A stretch at a time, each let go of once read: read again only where a load or
+                // a fetch needs it.
+                let range = ranges[index]
+                var checksum: UInt32 = 0
+                for start in stride(from: range.lowerBound, to: range.upperBound, by: CheckpointBytes.stretch) {
+                    let stretch = start..<min(start + CheckpointBytes.stretch, range.upperBound)
+                    checksum = CRC32C.checksum(region.buffer(stretch), continuing: checksum)
+                    region.dropPages(stretch)
+                }
+                found.append((index, checksum))
+            }
             results.withLock { for (index, checksum) in found { $0[index] = checksum } }
         }
         return results.withLock { $0 }

@@ -39,6 +39,10 @@ package protocol Syscalls: Sendable {
     func mapReadOnly(_ fd: Int32, length: Int) -> Result<UnsafeRawPointer?, Errno>
     /// Ends a mapping ``mapReadOnly(_:length:)`` made.
     func unmap(_ address: UnsafeRawPointer, length: Int)
+    /// Lets the pages of a read-only file mapping go from the process's memory
+    /// (`madvise(MADV_DONTNEED)`): they are read again from the file, through the page cache,
+    /// when next touched. `address` and `length` are multiples of the page size.
+    func dropPages(_ address: UnsafeRawPointer, length: Int)
 }
 
 extension Syscalls {
@@ -55,6 +59,8 @@ extension Syscalls {
     }
 
     package func unmap(_ address: UnsafeRawPointer, length: Int) {}
+
+    package func dropPages(_ address: UnsafeRawPointer, length: Int) {}
 }
 
 /// The real system calls.
@@ -79,6 +85,10 @@ package struct PosixSyscalls: Syscalls {
 
     package func unmap(_ address: UnsafeRawPointer, length: Int) {
         munmap(UnsafeMutableRawPointer(mutating: address), length)
+    }
+
+    package func dropPages(_ address: UnsafeRawPointer, length: Int) {
+        _ = madvise(UnsafeMutableRawPointer(mutating: address), length, MADV_DONTNEED)
     }
 
     package func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Result<Int, Errno>
