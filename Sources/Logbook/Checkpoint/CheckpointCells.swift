@@ -41,32 +41,33 @@ final class CheckpointCells: @unchecked Sendable {
     /// ``CheckpointBytes/dropPages(_:)``): a read touches them again.
     func check() -> Damage? {
         let cellsPerStretch = CheckpointBytes.stretch / CheckpointFormat.cellSize
-        for index in 0..<count {
-            if index > 0, index % cellsPerStretch == 0 {
-                let end = cellsOffset + index * CheckpointFormat.cellSize
-                region.dropPages((end - CheckpointBytes.stretch)..<end)
+        for first in stride(from: 0, to: count, by: cellsPerStretch) {
+            let end = Swift.min(first + cellsPerStretch, count)
+            for index in first..<end {
+                let (tag, length, payload) = fields(index)
+                let position = index * CheckpointFormat.cellSize
+                guard let kind = EventCodec.ValueTag(rawValue: tag) else {
+                    return Damage(position: position, what: "unknown value tag \(tag)")
+                }
+                switch kind {
+                case .null, .false, .true, .int, .uint, .double, .float, .date: continue
+                case .string, .decimal, .url, .uuid, .data, .composite, .external, .array: break
+                }
+                guard payload <= UInt64(heap.count), UInt64(length) <= UInt64(heap.count) - payload else {
+                    return Damage(position: position, what: "a value outside the heap")
+                }
+                switch kind {
+                case .uuid where length != 16:
+                    return Damage(position: position, what: "a UUID of \(length) bytes")
+                case .external where ExternalReference(fixedBytes: stored(payload, length)) == nil:
+                    return Damage(position: position, what: "an external reference of \(length) bytes")
+                case .decimal, .url, .array:
+                    if case .failure(let damage) = decode(index) { return damage }
+                default: continue
+                }
             }
-            let (tag, length, payload) = fields(index)
-            let position = index * CheckpointFormat.cellSize
-            guard let kind = EventCodec.ValueTag(rawValue: tag) else {
-                return Damage(position: position, what: "unknown value tag \(tag)")
-            }
-            switch kind {
-            case .null, .false, .true, .int, .uint, .double, .float, .date: continue
-            case .string, .decimal, .url, .uuid, .data, .composite, .external, .array: break
-            }
-            guard payload <= UInt64(heap.count), UInt64(length) <= UInt64(heap.count) - payload else {
-                return Damage(position: position, what: "a value outside the heap")
-            }
-            switch kind {
-            case .uuid where length != 16:
-                return Damage(position: position, what: "a UUID of \(length) bytes")
-            case .external where ExternalReference(fixedBytes: stored(payload, length)) == nil:
-                return Damage(position: position, what: "an external reference of \(length) bytes")
-            case .decimal, .url, .array:
-                if case .failure(let damage) = decode(index) { return damage }
-            default: continue
-            }
+            let size = CheckpointFormat.cellSize
+            region.dropPages((cellsOffset + first * size)..<(cellsOffset + end * size))
         }
         return nil
     }

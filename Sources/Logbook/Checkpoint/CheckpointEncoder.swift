@@ -202,20 +202,18 @@ enum CheckpointEncoder {
             func inline(_ index: Int, _ tag: EventCodec.ValueTag, _ payload: UInt64) {
                 cell(index, tag.rawValue, payload)
             }
-            func stored(_ index: Int, _ tag: EventCodec.ValueTag, _ bytes: UnsafeRawBufferPointer) {
-                cell(index, tag.rawValue, length: UInt32(bytes.count), UInt64(heap.count))
+            func stored(_ index: Int, _ tag: UInt8, _ bytes: some Collection<UInt8>) {
+                cell(index, tag, length: UInt32(bytes.count), UInt64(heap.count))
                 heap.append(contentsOf: bytes)
             }
             func stored(_ index: Int, _ tag: EventCodec.ValueTag, _ bytes: some Collection<UInt8>) {
-                cell(index, tag.rawValue, length: UInt32(bytes.count), UInt64(heap.count))
-                heap.append(contentsOf: bytes)
+                stored(index, tag.rawValue, bytes)
             }
             for index in 0..<count {
                 if let loaded, table.values.isUndecoded(index) {
                     let raw = loaded.raw(index)
                     if let bytes = raw.stored {
-                        cell(index, raw.tag, length: raw.length, UInt64(heap.count))
-                        heap.append(contentsOf: bytes)
+                        stored(index, raw.tag, bytes)
                     } else {
                         cell(index, raw.tag, length: raw.length, raw.payload)
                     }
