@@ -57,6 +57,26 @@ package enum CheckpointFiles {
         return bytes.withUnsafeBytes { BatchHeader.read(from: $0)?.checksum }
     }
 
+    /// The schema fingerprint in the header of the store's newest checkpoint, read without
+    /// checking the file: a hint of the schema an open will most likely start from, for work
+    /// that is only worth starting when it will not (see ``Migrator``). `nil` when there is no
+    /// checkpoint or its header cannot be read.
+    static func newestSchemaFingerprint(in store: String, syscalls: any Syscalls) -> [UInt8]? {
+        guard let newest = try? list(in: store, syscalls: syscalls).first,
+            let file = try? SystemFile.open(newest.path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK, syscalls: syscalls)
+        else { return nil }
+        defer { file.close() }
+        let end = fingerprintOffset + 32
+        var bytes = [UInt8](repeating: 0, count: end)
+        guard (try? file.read(into: &bytes, count: end, at: 0)) == end,
+            bytes.withUnsafeBytes({ $0.loadUnaligned(as: UInt32.self) }) == CheckpointFormat.magic.littleEndian
+        else { return nil }
+        return Array(bytes[fingerprintOffset..<end])
+    }
+
+    /// Where the schema fingerprint lies in a checkpoint's header.
+    private static let fingerprintOffset = 64
+
     /// The bytes of every segment of the store.
     package static func logBytes(
         of store: String,

@@ -27,6 +27,12 @@ struct Migrator {
     /// batches that may hold a schema record (all of a format 1 log, a handful of a format 2
     /// one), so a store at the models' version is read once, not once for its schemas and again
     /// for its state.
+    ///
+    /// A store whose newest checkpoint is at the models' schema is almost surely at the models'
+    /// version: its open loads the checkpoint and replays only what follows, and the scan of
+    /// every batch header would cost that open more than it could save. The scan then does not
+    /// start; should the open end at an earlier version after all (the checkpoint was ignored),
+    /// the stages run once the replay has found the schemas.
     func migrate() throws {
         guard let log = store.log else { return }
         // The stages' stores live in that thread's memory and are freed by yet another, off
@@ -34,14 +40,20 @@ struct Migrator {
         let leftovers = Leftovers()
         // The replay decodes ahead on the second core until the stages need it.
         let decodingAhead = InsertPredecoder.Switch()
-        let stages = BackgroundWork { [self] () throws -> [[EventEnvelope]] in
-            let records = try RecordedSchemas.scan(log.reader())
-            guard let latest = records.last, latest.fingerprint != store.fingerprint else { return [] }
-            decodingAhead.turnOff()
-            let start = try startIndex(latest)
-            let lastNumber = records.map(\.number).max() ?? 0
-            return try stageBatches(from: start, after: lastNumber, reader: log.reader(), leftovers: leftovers)
-        }
+        let checkpointAtModels =
+            CheckpointFiles.newestSchemaFingerprint(in: log.directory, syscalls: log.configuration.syscalls)
+            .map { Schema.Fingerprint(bytes: $0).hexString == store.fingerprint } ?? false
+        let scan: BackgroundWork<[[EventEnvelope]]>? =
+            checkpointAtModels
+            ? nil
+            : BackgroundWork { [self] () throws -> [[EventEnvelope]] in
+                let records = try RecordedSchemas.scan(log.reader())
+                guard let latest = records.last, latest.fingerprint != store.fingerprint else { return [] }
+                decodingAhead.turnOff()
+                let start = try startIndex(latest)
+                let lastNumber = records.map(\.number).max() ?? 0
+                return try stageBatches(from: start, after: lastNumber, reader: log.reader(), leftovers: leftovers)
+            }
         let final: Store
         do {
             final = try Store(
@@ -54,12 +66,12 @@ struct Migrator {
                 checkpointsOf: log
             )
         } catch {
-            _ = try? stages.value()
+            _ = try? scan?.value()
             throw error
         }
         guard let latest = final.replayed.latest, latest.fingerprint != store.fingerprint else {
             // At the models' version already (or empty): nothing for the stages to do.
-            _ = try stages.value()
+            _ = try scan?.value()
             store.adopt(final)
             return
         }
@@ -68,9 +80,17 @@ struct Migrator {
             start = try startIndex(latest)
             if lockNeeded { throw MigrationLockNeeded(from: latest.version, to: plan.current.version) }
         } catch {
-            _ = try? stages.value()
+            _ = try? scan?.value()
             throw error
         }
+        // Without the scan, the stages start now, from the schemas the replay found, on a
+        // thread of their own as they would have (they run the app's closures).
+        let lastNumber = final.replayed.numbers.values.max() ?? 0
+        let stages =
+            scan
+            ?? BackgroundWork { [self] () throws -> [[EventEnvelope]] in
+                try stageBatches(from: start, after: lastNumber, reader: log.reader(), leftovers: leftovers)
+            }
         // While the stages still run, find the objects that lack mandatory values so far.
         let gaps = final.read { state in
             MandatoryValues.scan(
