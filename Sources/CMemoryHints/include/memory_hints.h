@@ -21,6 +21,19 @@ static inline void logbook_store_release(unsigned char *address, unsigned char v
     __atomic_store_n(address, value, __ATOMIC_RELEASE);
 }
 
+/// Changes the byte at `address` from 0 to 1 and returns 1 if it was 0; returns 0, changing
+/// nothing, otherwise. Acquire ordering on success: one thread claims a value to decode.
+static inline int logbook_claim(unsigned char *address) {
+    unsigned char expected = 0;
+    return __atomic_compare_exchange_n(address, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+/// Subtracts `value` from the count at `address` and returns what it held before, with
+/// acquire-release ordering.
+static inline long logbook_fetch_subtract(long *address, long value) {
+    return __atomic_fetch_sub(address, value, __ATOMIC_ACQ_REL);
+}
+
 /// Hands memory the allocator keeps free back to the system: glibc's `malloc_trim(0)`; does
 /// nothing with another C library.
 void logbook_trim_allocator(void);

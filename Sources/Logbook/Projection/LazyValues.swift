@@ -1,35 +1,52 @@
 import CMemoryHints
 import Foundation
 
-/// The values of a ``ValueColumn`` that are still in a checkpoint's cells: which are decoded,
-/// and the lock they are decoded under.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The values of a ``ValueColumn`` that are still in a checkpoint's cells: which are decoded.
 ///
-/// One flag byte per cell, 0 until the cell's value is in the column's storage; it is set with
-/// release ordering after the value is written, and read with acquire ordering, so that a reader
-/// on another thread that sees the flag sees the value. Cells are decoded under a lock, so that
-/// two readers of one column never write the same value twice.
+/// One state byte per cell: 0 until a reader claims the cell, 1 while that reader decodes it,
+/// 2 once its value is in the column's storage. A reader claims a cell by changing its byte from
+/// 0 to 1 (compare-and-swap), so that no two readers write one value; it writes the value, then
+/// stores 2 with release ordering, and a reader that sees 2 with acquire ordering sees the value.
+/// A reader that finds a cell claimed by another waits the microseconds its decoding takes.
+///
+/// There is no lock. Two passes often meet on one column, as the unique index build decoding the
+/// names of a table on another thread while a first fetch decodes the dates it sorts by: under a
+/// lock, the fetch waited for the build.
 final class LazyValues: @unchecked Sendable {
     /// The cells the values are decoded from.
     let cells: CheckpointCells
-    private let decoded: UnsafeMutablePointer<UInt8>
-    private let lock = NSLock()
-    /// The number of cells not decoded yet; changed under `lock`.
-    private var remaining: Int
+    private let states: UnsafeMutablePointer<UInt8>
+    /// The number of cells not decoded yet, changed atomically.
+    private let remaining: UnsafeMutablePointer<Int>
     /// Set, with release ordering, once every cell is decoded.
     private let complete: UnsafeMutablePointer<UInt8>
 
+    private static let undecoded: UInt8 = 0
+    private static let decoding: UInt8 = 1
+    private static let decoded: UInt8 = 2
+
     init(_ cells: CheckpointCells) {
         self.cells = cells
-        decoded = UnsafeMutablePointer<UInt8>.allocate(capacity: Swift.max(cells.count, 1))
-        decoded.initialize(repeating: 0, count: Swift.max(cells.count, 1))
+        states = UnsafeMutablePointer<UInt8>.allocate(capacity: Swift.max(cells.count, 1))
+        states.initialize(repeating: Self.undecoded, count: Swift.max(cells.count, 1))
         complete = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
         complete.initialize(to: cells.count == 0 ? 1 : 0)
-        remaining = cells.count
+        remaining = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        remaining.initialize(to: cells.count)
     }
 
     deinit {
-        decoded.deallocate()
+        states.deallocate()
         complete.deallocate()
+        remaining.deallocate()
     }
 
     /// Whether every cell is decoded.
@@ -39,45 +56,38 @@ final class LazyValues: @unchecked Sendable {
     /// Whether the value of cell `index` is in the storage.
     @inline(__always)
     func isDecoded(_ index: Int) -> Bool {
-        logbook_load_acquire(decoded + index) != 0
+        logbook_load_acquire(states + index) == Self.decoded
     }
 
-    /// Decodes cell `index` into `base[index]`, unless another reader just did.
+    /// Decodes cell `index` into `base[index]`, unless another reader did; returns once the
+    /// value is there.
     func decode(_ index: Int, into base: UnsafeMutablePointer<AttributeValue>) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard decoded[index] == 0 else { return }
-        (base + index).initialize(to: Self.value(cells, index))
-        markDecoded(index)
+        if claimAndDecode(index, into: base) { noteDecoded(1) }
     }
 
     /// Puts `value`, written before cell `index` was ever read, into `base[index]`: the cell is
-    /// not decoded.
+    /// not decoded. The caller holds the column alone.
     func place(_ value: AttributeValue, at index: Int, into base: UnsafeMutablePointer<AttributeValue>) {
-        lock.lock()
-        defer { lock.unlock() }
-        if decoded[index] == 0 {
+        if logbook_claim(states + index) != 0 {
             (base + index).initialize(to: value)
-            markDecoded(index)
+            logbook_store_release(states + index, Self.decoded)
+            noteDecoded(1)
         } else {
+            waitUntilDecoded(index)
             base[index] = value
         }
     }
 
-    /// Decodes the cells from `start` on, every `step`-th, that are not decoded yet, under one
-    /// taking of the lock.
+    /// Decodes the cells from `start` on, every `step`-th, that are not decoded yet.
     func decode(from start: Int, every step: Int, into base: UnsafeMutablePointer<AttributeValue>) {
         precondition(step > 0, "a positive step")
-        lock.lock()
-        defer { lock.unlock() }
         var index = start
+        var done = 0
         while index < cells.count {
-            if decoded[index] == 0 {
-                (base + index).initialize(to: Self.value(cells, index))
-                markDecoded(index)
-            }
+            if claimAndDecode(index, into: base) { done &+= 1 }
             index &+= step
         }
+        if done > 0 { noteDecoded(done) }
     }
 
     /// Decodes every cell not decoded yet.
@@ -87,29 +97,46 @@ final class LazyValues: @unchecked Sendable {
     }
 
     /// Copies the decoded values from `base` into `target`, the storage of a copy of the
-    /// column, and returns that copy's flags: the values not decoded yet stay in the cells for
-    /// both columns.
+    /// column, and returns that copy's states: the values not decoded yet (or being decoded by
+    /// another reader now) stay in the cells for the copy, which decodes them itself.
     func copyDecoded(
         from base: UnsafeMutablePointer<AttributeValue>,
         into target: UnsafeMutablePointer<AttributeValue>
     ) -> LazyValues {
         let copy = LazyValues(cells)
-        lock.lock()
-        defer { lock.unlock() }
-        for index in 0..<cells.count where decoded[index] != 0 {
+        var copied = 0
+        for index in 0..<cells.count where isDecoded(index) {
             (target + index).initialize(to: base[index])
-            copy.decoded[index] = 1
+            copy.states[index] = Self.decoded
+            copied &+= 1
         }
-        copy.remaining = remaining
-        if remaining == 0 { copy.complete.pointee = 1 }
+        copy.remaining.pointee = cells.count - copied
+        if copied == cells.count { copy.complete.pointee = 1 }
         return copy
     }
 
-    /// Called under `lock`, once the value is in place.
-    private func markDecoded(_ index: Int) {
-        logbook_store_release(decoded + index, 1)
-        remaining -= 1
-        if remaining == 0 { logbook_store_release(complete, 1) }
+    /// Decodes cell `index` if this reader claims it, and returns whether it did; otherwise
+    /// waits until the reader that claimed it is done.
+    @inline(__always)
+    private func claimAndDecode(_ index: Int, into base: UnsafeMutablePointer<AttributeValue>) -> Bool {
+        if isDecoded(index) { return false }
+        guard logbook_claim(states + index) != 0 else {
+            waitUntilDecoded(index)
+            return false
+        }
+        (base + index).initialize(to: Self.value(cells, index))
+        logbook_store_release(states + index, Self.decoded)
+        return true
+    }
+
+    /// Waits for the reader that claimed cell `index` to finish decoding it.
+    private func waitUntilDecoded(_ index: Int) {
+        while !isDecoded(index) { sched_yield() }
+    }
+
+    /// Counts `count` more cells decoded, and marks the values complete after the last.
+    private func noteDecoded(_ count: Int) {
+        if logbook_fetch_subtract(remaining, count) == count { logbook_store_release(complete, 1) }
     }
 
     /// The value of a cell, which ``CheckpointCells/check()`` verified when the checkpoint was
