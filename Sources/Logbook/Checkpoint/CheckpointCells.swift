@@ -72,6 +72,17 @@ final class CheckpointCells: @unchecked Sendable {
         return nil
     }
 
+    /// Lets go of the memory of the cells' pages and of the heap's (see
+    /// ``CheckpointBytes/dropPages(_:)``): for a column whose every value is decoded, which
+    /// reads them no more. Whatever does read them again reads them back from the page cache.
+    func dropPages() {
+        region.dropPages(cellsOffset..<(cellsOffset + count * CheckpointFormat.cellSize))
+        if let start = heap.baseAddress {
+            let offset = start - region.base
+            region.dropPages(offset..<(offset + heap.count))
+        }
+    }
+
     /// The value of cell `index`; a value kept in a file is its ``ExternalPlaceholder``.
     func decode(_ index: Int) -> Result<AttributeValue, Damage> {
         precondition(index >= 0 && index < count, "a cell outside the table")

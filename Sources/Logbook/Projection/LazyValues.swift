@@ -134,9 +134,13 @@ final class LazyValues: @unchecked Sendable {
         while !isDecoded(index) { sched_yield() }
     }
 
-    /// Counts `count` more cells decoded, and marks the values complete after the last.
+    /// Counts `count` more cells decoded, and marks the values complete after the last: the
+    /// cells' pages are then let go of, so that a table read through holds its values once, in
+    /// the column, not twice.
     private func noteDecoded(_ count: Int) {
-        if logbook_fetch_subtract(remaining, count) == count { logbook_store_release(complete, 1) }
+        guard logbook_fetch_subtract(remaining, count) == count else { return }
+        logbook_store_release(complete, 1)
+        cells.dropPages()
     }
 
     /// The value of a cell, which ``CheckpointCells/check()`` verified when the checkpoint was

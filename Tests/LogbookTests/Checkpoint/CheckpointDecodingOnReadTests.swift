@@ -269,6 +269,61 @@ struct CheckpointDecodingOnReadTests {
         #expect(try TripsSnapshot(replayed) == expected)
     }
 
+    #if os(Linux)
+    /// A table whose every value was read holds its values once, in memory: the pages of its
+    /// cells and heap in the mapped checkpoint are let go of, and what they held reads back
+    /// right afterwards.
+    @Test func aTableReadThroughLetsGoOfItsCheckpointPages() throws {
+        let store = try tripsWithACheckpoint(4_000)
+        let entry = try #require(try store.checkpoints().first)
+        let (cellsAndHeaps, links) = try {
+            let reader = try CheckpointReader(path: entry.path)
+            func bytes(_ kinds: [CheckpointFormat.Kind]) -> Int {
+                reader.sections.filter { kinds.contains($0.kind) }.map(\.range.count).reduce(0, +)
+            }
+            return (bytes([.values, .heap]), bytes([.links]))
+        }()
+        let container = try store.open()
+        #expect(store.openedFromCheckpoint)
+        container.store.read { state in
+            for table in state.projection.tables { table.values.withUnsafeBufferPointer { _ in } }
+        }
+        for entity in ["Trip", "BucketListItem", "LivingAccommodation"] {
+            let lazy = decodesOnRead(container, entity)
+            #expect(!lazy, "\(entity) read through")
+        }
+        // The to-many lists are still read where they lie; every other section was let go of.
+        let resident = try Self.residentBytes(mapping: entry.path)
+        #expect(cellsAndHeaps > 2 * (links + (64 << 10)), "the cells and heaps (\(cellsAndHeaps) bytes) dominate")
+        #expect(resident <= links + (64 << 10), "\(resident) bytes of the checkpoint resident, links \(links)")
+        let read = try TripsSnapshot(container)
+        _ = consume container
+        try store.hideCheckpoints()
+        #expect(try TripsSnapshot(try store.open()) == read)
+    }
+
+    /// The resident bytes of this process's mappings of the file at `path` (`Rss` in
+    /// `/proc/self/smaps`).
+    private static func residentBytes(mapping path: String) throws -> Int {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        // A file of /proc has no size: it is read to its end.
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps"))
+        defer { try? file.close() }
+        let smaps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+        var total = 0
+        var inMapping = false
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            if let first = fields.first, first.contains("-"), !first.hasSuffix(":") {
+                inMapping = fields.last.map { $0 == path || $0 == resolved } ?? false
+            } else if inMapping, fields.first == "Rss:", fields.count >= 2, let kilobytes = Int(fields[1]) {
+                total += kilobytes * 1024
+            }
+        }
+        return total
+    }
+    #endif
+
     private func eventually(_ condition: () -> Bool) -> Bool {
         for _ in 0..<1_000 {
             if condition() { return true }
