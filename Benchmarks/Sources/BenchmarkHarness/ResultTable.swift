@@ -21,7 +21,9 @@ public enum ResultTable {
         }
         lines.append("")
         lines.append(contentsOf: table(report))
-        let own = appendCountingFrees(report) + migrationRatios(report) + storeBytes(report) + Target.lines(report)
+        let own =
+            appendCountingFrees(report) + migrationRatios(report) + storeBytes(report) + residentSplits(report)
+            + Target.lines(report)
         if !own.isEmpty {
             lines.append("")
             lines.append(contentsOf: own)
@@ -169,6 +171,18 @@ public enum ResultTable {
             return "W9 \(entry.side.displayName) store bytes: "
                 + "\(size(bytes.totalBefore)) before (\(kinds(bytes.before))), "
                 + "\(size(bytes.totalAfter)) after (\(kinds(bytes.after))): \(ratio)× of before"
+        }
+    }
+
+    /// The resident memory by kind at the end of each measurement that took it (W2): what the
+    /// peak is made of.
+    static func residentSplits(_ report: ComparisonReport) -> [String] {
+        report.entries.compactMap { entry in
+            guard let measurement = entry.measurement, let split = measurement.residentAtEnd else { return nil }
+            let variant = measurement.variant.map { " (\($0))" } ?? ""
+            return "\(entry.workload.title) \(entry.side.displayName)\(variant) resident at the end: "
+                + "anonymous \(mebibytes(split.anonymousBytes)), file-backed \(mebibytes(split.fileBytes)), "
+                + "shared \(mebibytes(split.sharedBytes))"
         }
     }
 

@@ -20,6 +20,9 @@ public struct WorkloadResult: Codable, Hashable, Sendable {
     /// The peak resident memory of the process that ran the workload; filled in by the harness
     /// unless the side reports the peak at the end of its timed part (W9).
     public var peakResidentBytes: Int?
+    /// The resident memory by kind at the end of the timed part, while what it loaded is still
+    /// alive, when the side took it (W2).
+    public var residentAtEnd: ResidentSplit?
     /// The store's bytes before and after the timed part, when the workload changes its size
     /// (W9).
     public var storeBytes: StoreBytes?

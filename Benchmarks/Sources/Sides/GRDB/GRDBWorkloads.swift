@@ -66,8 +66,9 @@ public struct GRDBWorkloads: Workloads {
         }
         // The records stay alive until the time is taken, as a program's would.
         let loaded = timed.result
+        let resident = ProcessMemory.residentSplit()
         withExtendedLifetime(loaded.trips) {}
-        return WorkloadResult(
+        var result = WorkloadResult(
             variant: variant,
             timing: timed.timing,
             items: loaded.counts.total,
@@ -75,6 +76,8 @@ public struct GRDBWorkloads: Workloads {
             observed: loaded.counts,
             digest: loaded.digest
         )
+        result.residentAtEnd = resident
+        return result
     }
 
     // MARK: - W7 and W8

@@ -87,7 +87,10 @@ public struct LogbookWorkloads: Workloads {
             timing = timed.timing
             loaded = timed.result
         }
-        return WorkloadResult(
+        // Taken while the context and its models are alive, as the peak is.
+        let resident = ProcessMemory.residentSplit()
+        withExtendedLifetime(loaded) {}
+        var result = WorkloadResult(
             variant: variant,
             timing: timing,
             items: loaded.counts.total,
@@ -95,6 +98,8 @@ public struct LogbookWorkloads: Workloads {
             observed: loaded.counts,
             digest: loaded.digest
         )
+        result.residentAtEnd = resident
+        return result
     }
 
     // MARK: - W7 and W8
