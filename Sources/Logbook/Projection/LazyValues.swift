@@ -29,8 +29,8 @@ final class LazyValues: @unchecked Sendable {
     /// Set, with release ordering, once every cell is decoded.
     private let complete: UnsafeMutablePointer<UInt8>
 
+    /// A cell's states; 1, claimed, is written by `logbook_claim`.
     private static let undecoded: UInt8 = 0
-    private static let decoding: UInt8 = 1
     private static let decoded: UInt8 = 2
 
     init(_ cells: CheckpointCells) {
