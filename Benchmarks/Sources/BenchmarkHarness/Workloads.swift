@@ -70,11 +70,13 @@ public protocol Workloads: Sendable {
     /// Empty when there is one; the default.
     static var w8Variants: [String] { get }
 
-    /// W8 setup, not timed: edits every trip of the store in `store` `rounds` times, changing
-    /// its destination, one save (or transaction) per 1,000 trips, as an app's history grows.
+    /// W8 setup: edits every trip of the store in `store` `rounds` times, changing its
+    /// destination, one save (or transaction) per 1,000 trips, as an app's history grows.
     ///
     /// - Parameter variant: One of ``w8Variants``, or `nil` when there are none.
-    func w8PrepareEdits(store: URL, rounds: Int, variant: String?) throws
+    /// - Returns: The time of the edit rounds alone (not the open, the fetch or what follows
+    ///   them), for the run's notes: the first screens are what W8 measures.
+    func w8PrepareEdits(store: URL, rounds: Int, variant: String?) throws -> WorkloadResult
 
     /// W9: gives back the space that the history of an edited store takes, on a copy of W1's
     /// store edited by ``w8PrepareEdits(store:rounds:variant:)`` (no variant). A process that

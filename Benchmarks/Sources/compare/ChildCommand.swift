@@ -32,11 +32,13 @@ struct ChildCommand: ParsableCommand {
                 store: try store(request)
             )
         case .prepareEdits:
-            try workloads(request).w8PrepareEdits(
-                store: try store(request),
-                rounds: WorkloadID.w8EditRounds,
-                variant: request.variant
-            )
+            response.measurements = [
+                try workloads(request).w8PrepareEdits(
+                    store: try store(request),
+                    rounds: WorkloadID.w8EditRounds,
+                    variant: request.variant
+                )
+            ]
         case .reference:
             try measureReference(request, dataSet: dataSet, into: &response)
         }

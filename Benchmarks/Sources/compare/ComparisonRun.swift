@@ -227,7 +227,14 @@ struct ComparisonRun {
             request.variant = variant
             var editedBytes: Int?
             if Self.editedWorkloads.contains(workload) {
-                let edited = try prepareEdited(side: side, variant: variant, for: workload)
+                let (edited, edits) = try prepareEdited(side: side, variant: variant, for: workload)
+                if let edits {
+                    let label = "\(side.displayName)\(variant.map { " (\($0))" } ?? "")"
+                    report.notes.append(
+                        "\(workload.title) setup, \(label): \(edits.items) edits in \(WorkloadID.w8EditRounds) rounds "
+                            + "took \(ResultTable.duration(edits.seconds)) (the rounds alone, 1,000 trips per save)"
+                    )
+                }
                 request.store = edited.path
                 editedBytes = FileBytes.directorySize(edited)
             }
@@ -291,7 +298,8 @@ struct ComparisonRun {
     /// child process, not timed.
     ///
     /// - Returns: The copy.
-    func prepareEdited(side: Side, variant: String?, for workload: WorkloadID) throws -> URL {
+    /// - Returns: The edited store, and the time its edit rounds took when the side timed them.
+    func prepareEdited(side: Side, variant: String?, for workload: WorkloadID) throws -> (URL, WorkloadResult?) {
         let edited = editedDirectory(side)
         try? FileManager.default.removeItem(at: edited)
         try FileManager.default.copyItem(at: storeDirectory(side), to: edited)
@@ -299,12 +307,12 @@ struct ComparisonRun {
         prepare.store = edited.path
         prepare.variant = variant
         Progress.log(
-            "\(side.displayName): \(WorkloadID.w8EditRounds) rounds of edits for \(workload.rawValue.uppercased())\(variant.map { " (\($0))" } ?? "") (not timed)…"
+            "\(side.displayName): \(WorkloadID.w8EditRounds) rounds of edits for \(workload.rawValue.uppercased())\(variant.map { " (\($0))" } ?? "") (timed for the notes)…"
         )
-        _ = try ChildProcess.run(prepare)
+        let response = try ChildProcess.run(prepare)
         // The edits' dirty pages go to disk now, not while the measured process runs.
         sync()
-        return edited
+        return (edited, response.measurements.first)
     }
 
     /// Refuses results that did not do the whole work: a fast wrong answer is no figure.

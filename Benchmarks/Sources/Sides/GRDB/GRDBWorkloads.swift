@@ -123,21 +123,29 @@ public struct GRDBWorkloads: Workloads {
 
     /// Changes every trip's destination `rounds` times: the trip records fetched once, then
     /// `update(db)` on each, one write transaction per 1,000 trips.
-    public func w8PrepareEdits(store: URL, rounds: Int, variant: String?) throws {
+    public func w8PrepareEdits(store: URL, rounds: Int, variant: String?) throws -> WorkloadResult {
         let pool = try DatabasePool(path: Self.databasePath(in: store))
         var trips = try pool.read { db in try TripRecord.order(TripRecord.Columns.id).fetchAll(db) }
-        for round in 1...max(1, rounds) {
-            for start in stride(from: 0, to: trips.count, by: SampleTripsDataSet.tripsPerSave) {
-                let end = min(start + SampleTripsDataSet.tripsPerSave, trips.count)
-                try pool.write { db in
-                    for index in start..<end {
-                        trips[index].destination = "\(trips[index].destination.prefix(24)) \(round)"
-                        try trips[index].update(db)
+        let edits = try Stopwatch.time {
+            for round in 1...max(1, rounds) {
+                for start in stride(from: 0, to: trips.count, by: SampleTripsDataSet.tripsPerSave) {
+                    let end = min(start + SampleTripsDataSet.tripsPerSave, trips.count)
+                    try pool.write { db in
+                        for index in start..<end {
+                            trips[index].destination = "\(trips[index].destination.prefix(24)) \(round)"
+                            try trips[index].update(db)
+                        }
                     }
                 }
             }
         }
         try pool.close()
+        return WorkloadResult(
+            variant: variant,
+            timing: edits.timing,
+            items: trips.count * max(1, rounds),
+            unit: "edits"
+        )
     }
 
     // MARK: - W3

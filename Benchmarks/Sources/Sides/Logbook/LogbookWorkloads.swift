@@ -134,20 +134,28 @@ public struct LogbookWorkloads: Workloads {
     /// Changes every trip's destination `rounds` times through one context, saving every 1,000
     /// trips. For "from a checkpoint", then writes a checkpoint with `container.checkpoint()`,
     /// as an app with a ``ModelConfiguration/checkpointInterval`` would have.
-    public func w8PrepareEdits(store: URL, rounds: Int, variant: String?) throws {
+    public func w8PrepareEdits(store: URL, rounds: Int, variant: String?) throws -> WorkloadResult {
         let container = try Self.container(store)
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<Trip>())
-        for round in 1...max(1, rounds) {
-            for (index, trip) in trips.enumerated() {
-                trip.destination = "\(trip.destination.prefix(24)) \(round)"
-                if (index + 1).isMultiple(of: SampleTripsDataSet.tripsPerSave) { try context.save() }
+        let edits = try Stopwatch.time {
+            for round in 1...max(1, rounds) {
+                for (index, trip) in trips.enumerated() {
+                    trip.destination = "\(trip.destination.prefix(24)) \(round)"
+                    if (index + 1).isMultiple(of: SampleTripsDataSet.tripsPerSave) { try context.save() }
+                }
+                try context.save()
             }
-            try context.save()
         }
         if variant == Self.fromCheckpoint {
             try container.checkpoint()
         }
+        return WorkloadResult(
+            variant: variant,
+            timing: edits.timing,
+            items: trips.count * max(1, rounds),
+            unit: "edits"
+        )
     }
 
     /// Touches the first screen's trips and their bucket lists, not their accommodations.
