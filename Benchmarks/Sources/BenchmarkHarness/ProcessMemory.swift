@@ -70,10 +70,4 @@ public struct ResidentSplit: Codable, Hashable, Sendable {
     public var fileBytes: Int
     /// Shared memory (`RssShmem`), in bytes.
     public var sharedBytes: Int
-
-    public init(anonymousBytes: Int, fileBytes: Int, sharedBytes: Int) {
-        self.anonymousBytes = anonymousBytes
-        self.fileBytes = fileBytes
-        self.sharedBytes = sharedBytes
-    }
 }
