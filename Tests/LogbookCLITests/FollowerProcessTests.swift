@@ -125,7 +125,10 @@ struct FollowerProcessTests {
             count = seen
         }
         #expect(count > 6 * perSave, "the writer saved in most rounds")
+        // Every batch is sound; the last kill may have left a torn write at the end, which no
+        // writer opened the store since to move aside (`verify` then exits with 3).
         let verify = try ToolProcess.run(["verify", store])
-        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        let tornTail = verify.stdout.contains("incomplete: every batch is sound, but a torn write ends the log")
+        #expect(verify.status == 0 || (verify.status == 3 && tornTail), "\(verify.stdout)\(verify.stderr)")
     }
 }
