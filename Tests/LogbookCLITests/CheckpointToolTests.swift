@@ -61,17 +61,7 @@ struct CheckpointToolTests {
         let section = reader.sections[index]
         var bytes = try FileBytes.bytes(of: checkpoint)
         bytes[section.range.lowerBound] = UInt8(ascii: "#")
-        Self.patch(
-            &bytes,
-            CRC32C.checksum(Array(bytes[section.range])),
-            at: CheckpointFormat.headerSize + 32 * index + 24
-        )
-        let directoryEnd = CheckpointFormat.headerSize + 32 * reader.sections.count
-        let header = CRC32C.checksum(
-            Array(bytes[CheckpointFormat.headerSize..<directoryEnd]),
-            continuing: CRC32C.checksum(Array(bytes[..<CheckpointFormat.headerChecksumOffset]))
-        )
-        Self.patch(&bytes, header, at: CheckpointFormat.headerChecksumOffset)
+        #expect(CheckpointSeal.reseal(&bytes))
         try FileBytes.write(bytes, to: checkpoint)
         let outcome = try ToolProcess.run(["verify", store])
         #expect(outcome.status == 1)
@@ -100,12 +90,6 @@ struct CheckpointToolTests {
     private static func entityName(of table: Int, in store: String) throws -> String {
         let records = try RecordedSchemas.scan(LogReader(directory: store))
         return try #require(records.last).schema.entities[table].name
-    }
-
-    private static func patch(_ bytes: inout [UInt8], _ value: UInt32, at offset: Int) {
-        withUnsafeBytes(of: value.littleEndian) { raw in
-            for (index, byte) in raw.enumerated() { bytes[offset + index] = byte }
-        }
     }
 }
 

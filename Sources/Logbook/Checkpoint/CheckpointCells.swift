@@ -5,8 +5,11 @@ import Foundation
 /// cell are bytes of the table's heap at the payload's offset (see the On-disk format article).
 ///
 /// A table loaded from a checkpoint keeps its cells here and decodes each value the first time
-/// it is read (see ``ValueColumn``), so that an open costs what it reads. ``check()`` verifies
-/// every cell's shape when the checkpoint is loaded, so that decoding a cell later cannot fail.
+/// it is read (see ``ValueColumn``), so that an open costs what it reads. A checkpoint of format
+/// version 1 is checked whole at the open, and ``check()`` verifies every cell's shape then. One
+/// of version 2 is checked as it is read: decoding a cell first checks the chunks of the cell and
+/// of its heap bytes (see ``CheckpointChunks``), then the cell's shape. A cell that fails either
+/// is read from the log instead, through ``Recovery``.
 final class CheckpointCells: @unchecked Sendable {
     /// The checkpoint the cells lie in, kept alive for as long as a value may still be decoded.
     let region: CheckpointBytes
@@ -14,8 +17,14 @@ final class CheckpointCells: @unchecked Sendable {
     /// Where the cells begin in ``region``.
     private let cellsOffset: Int
     private let heap: UnsafeRawBufferPointer
+    /// Where the heap begins in ``region``.
+    private let heapOffset: Int
     /// The number of cells.
     let count: Int
+    /// The chunks to check before a cell is decoded, for a checkpoint checked as it is read.
+    private let checks: Checks?
+    /// Where a value whose cell is damaged is read instead.
+    private let recovery: Recovery?
 
     /// A cell that does not make sense: its byte offset within the cells and what is wrong.
     struct Damage: Error {
@@ -23,14 +32,43 @@ final class CheckpointCells: @unchecked Sendable {
         var what: String
     }
 
+    /// The chunk checksums that vouch for the cells and heap, and the two sections' indexes.
+    struct Checks {
+        var chunks: CheckpointChunks
+        var cellsSection: Int
+        var heapSection: Int
+    }
+
+    /// Where the value of a damaged cell comes from: the objects of the checkpoint's sequence
+    /// number replayed from the log, and what names the cell's object there.
+    struct Recovery {
+        var source: CheckpointRecovery
+        /// The index of the cells' entity in the schema.
+        var table: Int
+        /// The number of attributes: cell `i` is attribute `i % width` of slot `i / width`.
+        var width: Int
+        /// Where the checkpoint's identifiers of the slots begin in ``region``.
+        var identifiersOffset: Int
+    }
+
     /// The cells in `cells` of `region`, `count` of them, with the heap in `heap`.
-    init(region: CheckpointBytes, cells: Range<Int>, heap: Range<Int>, count: Int) {
+    init(
+        region: CheckpointBytes,
+        cells: Range<Int>,
+        heap: Range<Int>,
+        count: Int,
+        checks: Checks? = nil,
+        recovery: Recovery? = nil
+    ) {
         precondition(cells.count == count * CheckpointFormat.cellSize, "the cells' bytes hold `count` cells")
         self.region = region
         self.cellsOffset = cells.lowerBound
         self.cells = region.buffer(cells).baseAddress ?? region.base
         self.heap = region.buffer(heap)
+        self.heapOffset = heap.lowerBound
         self.count = count
+        self.checks = checks
+        self.recovery = recovery
     }
 
     /// Checks every cell: a known tag, stored bytes within the heap, the length a UUID or a file
@@ -84,8 +122,12 @@ final class CheckpointCells: @unchecked Sendable {
     }
 
     /// The value of cell `index`; a value kept in a file is its ``ExternalPlaceholder``.
+    ///
+    /// For a checkpoint checked as it is read, the chunks of the cell and of its heap bytes are
+    /// checked first, and the cell's shape (see ``check()``).
     func decode(_ index: Int) -> Result<AttributeValue, Damage> {
         precondition(index >= 0 && index < count, "a cell outside the table")
+        if checks != nil, let damage = checkOnRead(index) { return .failure(damage) }
         let (tag, length, payload) = fields(index)
         let position = index * CheckpointFormat.cellSize
         switch EventCodec.ValueTag(rawValue: tag) {
@@ -140,10 +182,59 @@ final class CheckpointCells: @unchecked Sendable {
         }
     }
 
+    /// The value of cell `index` when its cell or heap bytes are damaged (`damage`): the one a
+    /// replay of the log gives the cell's object.
+    func recover(_ index: Int, after damage: Damage) -> AttributeValue {
+        guard let recovery else {
+            preconditionFailure("a checked cell failed to decode: \(damage.what)")
+        }
+        let slot = index / recovery.width
+        let identifier = UInt64(
+            littleEndian: region.base.loadUnaligned(
+                fromByteOffset: recovery.identifiersOffset + slot * 8,
+                as: UInt64.self
+            )
+        )
+        return recovery.source.value(
+            table: recovery.table,
+            identifier: identifier,
+            attribute: index % recovery.width,
+            damage: "\(damage.what) (the cell at byte \(cellsOffset + damage.position))"
+        )
+    }
+
+    /// Checks the chunks cell `index` and its heap bytes lie in, and the cell's shape.
+    private func checkOnRead(_ index: Int) -> Damage? {
+        guard let checks else { return nil }
+        let position = index * CheckpointFormat.cellSize
+        let cell = (cellsOffset + position)..<(cellsOffset + position + CheckpointFormat.cellSize)
+        if let offset = checks.chunks.check(section: checks.cellsSection, cell) {
+            return Damage(position: position, what: "checksum mismatch in the chunk at byte \(offset)")
+        }
+        let (tag, length, payload) = fields(index)
+        guard let kind = EventCodec.ValueTag(rawValue: tag) else {
+            return Damage(position: position, what: "unknown value tag \(tag)")
+        }
+        switch kind {
+        case .null, .false, .true, .int, .uint, .double, .float, .date: return nil
+        case .string, .decimal, .url, .uuid, .data, .composite, .external, .array: break
+        }
+        guard payload <= UInt64(heap.count), UInt64(length) <= UInt64(heap.count) - payload else {
+            return Damage(position: position, what: "a value outside the heap")
+        }
+        let start = heapOffset + Int(payload)
+        if length > 0, let offset = checks.chunks.check(section: checks.heapSection, start..<(start + Int(length))) {
+            return Damage(position: position, what: "checksum mismatch in the heap's chunk at byte \(offset)")
+        }
+        return nil
+    }
+
     /// Cell `index` as it lies in the file, for a checkpoint that copies it without decoding it:
     /// its tag, length and payload, and the heap's bytes it refers to (`nil` for a value held
-    /// in the payload).
-    func raw(_ index: Int) -> (tag: UInt8, length: UInt32, payload: UInt64, stored: UnsafeRawBufferPointer?) {
+    /// in the payload). `nil` when the cell fails the checks of a checkpoint checked as it is
+    /// read: the value is then decoded, from the log, and written anew.
+    func raw(_ index: Int) -> (tag: UInt8, length: UInt32, payload: UInt64, stored: UnsafeRawBufferPointer?)? {
+        if checks != nil, checkOnRead(index) != nil { return nil }
         let (tag, length, payload) = fields(index)
         switch EventCodec.ValueTag(rawValue: tag) {
         case .null, .false, .true, .int, .uint, .double, .float, .date, nil:
@@ -155,6 +246,7 @@ final class CheckpointCells: @unchecked Sendable {
 
     /// The reference of cell `index` when it holds a value kept in a file.
     func externalReference(_ index: Int) -> ExternalReference? {
+        if checks != nil, checkOnRead(index) != nil { return nil }
         let (tag, length, payload) = fields(index)
         guard tag == EventCodec.ValueTag.external.rawValue else { return nil }
         return ExternalReference(fixedBytes: stored(payload, length))

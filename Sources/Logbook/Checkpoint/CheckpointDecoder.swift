@@ -15,13 +15,18 @@ extension CheckpointReader {
     /// - Throws: ``LogbookError/Code/corruption`` naming the file and byte offset when a section
     ///   does not make sense, or does not fit the schema; ``LogbookError/Code/outOfMemory`` when
     ///   a table's values do not fit under `valueBytesLimit`.
-    /// - Parameter keepingExternalReferences: Whether a value kept in a file is loaded as its
-    ///   ``ExternalPlaceholder``, without reading the file; otherwise the file is read and checked.
+    /// - Parameters:
+    ///   - keepingExternalReferences: Whether a value kept in a file is loaded as its
+    ///     ``ExternalPlaceholder``, without reading the file; otherwise the file is read and checked.
+    ///   - recovery: Where a value whose chunk turns out damaged when it is first read comes from,
+    ///     for a reader that checks the values as they are read; without one, they are checked
+    ///     here, whole.
     func load(
         schema: Schema,
         history: [Schema],
         valueBytesLimit: Int = .max,
-        keepingExternalReferences: Bool = false
+        keepingExternalReferences: Bool = false,
+        recovery: CheckpointRecovery? = nil
     ) throws(LogbookError) -> Loaded {
         var projection = Projection(schema: schema, history: history)
         projection.valueBytesLimit = valueBytesLimit
@@ -29,7 +34,12 @@ extension CheckpointReader {
         let schemas = try loadSchemas()
         try loadAliases(into: &projection)
         for index in projection.tables.indices {
-            try loadTable(index, into: &projection, keepingExternalReferences: keepingExternalReferences)
+            try loadTable(
+                index,
+                into: &projection,
+                keepingExternalReferences: keepingExternalReferences,
+                recovery: recovery
+            )
             // Its cells checked and its identifiers copied, the table's sections hold only what
             // a read decodes later: their pages are read again then, from the page cache.
             for section in sections where section.table == index && section.kind.isPerEntity {
@@ -132,7 +142,8 @@ extension CheckpointReader {
     private func loadTable(
         _ index: Int,
         into projection: inout Projection,
-        keepingExternalReferences: Bool
+        keepingExternalReferences: Bool,
+        recovery: CheckpointRecovery?
     ) throws(LogbookError) {
         let section = try self.section(.entity, table: index)
         var reader = BinaryReader(bytes.copy(section.range))
@@ -169,6 +180,7 @@ extension CheckpointReader {
             freeCount <= slotCount, slotCount + freeCount <= UInt64(reader.remaining / 8)
         else { throw truncated() }
         let slots = Int(slotCount)
+        let identifiersOffset = section.range.lowerBound + reader.offset
         var identifiers: [UInt64] = []
         identifiers.reserveCapacity(slots)
         for _ in 0..<slots {
@@ -194,7 +206,15 @@ extension CheckpointReader {
             index,
             slots: slots,
             limit: projection.valueBytesLimit,
-            keepingExternalReferences: keepingExternalReferences
+            keepingExternalReferences: keepingExternalReferences,
+            recovery: recovery.map {
+                CheckpointCells.Recovery(
+                    source: $0,
+                    table: index,
+                    width: table.width,
+                    identifiersOffset: identifiersOffset
+                )
+            }
         )
         try loadLinks(of: &table, index, slots: slots)
         projection.slots.prepare(adding: live, upTo: identifiers.max() ?? 0)
@@ -214,16 +234,46 @@ extension CheckpointReader {
         _ index: Int,
         slots: Int,
         limit: Int,
-        keepingExternalReferences: Bool
+        keepingExternalReferences: Bool,
+        recovery: CheckpointCells.Recovery?
     ) throws(LogbookError) {
-        let cells = try self.section(.values, table: index)
-        let heap = try self.section(.heap, table: index)
+        let cellsIndex = try self.sectionIndex(.values, table: index)
+        let heapIndex = try self.sectionIndex(.heap, table: index)
+        let cells = sections[cellsIndex]
+        let heap = sections[heapIndex]
         let count = slots * table.width
         guard cells.range.count == count * CheckpointFormat.cellSize else {
             throw damage("\(cells.range.count) bytes for \(count) cells", in: cells, at: 0)
         }
-        let values = CheckpointCells(region: bytes, cells: cells.range, heap: heap.range, count: count)
-        if let damage = values.check() { throw self.damage(damage.what, in: cells, at: damage.position) }
+        var checks: CheckpointCells.Checks?
+        if checksOnRead, let chunks {
+            if recovery != nil {
+                checks = CheckpointCells.Checks(chunks: chunks, cellsSection: cellsIndex, heapSection: heapIndex)
+            } else {
+                // Nothing to read a damaged value from later: the chunks are checked now.
+                for (position, section) in [(cellsIndex, cells), (heapIndex, heap)] {
+                    if let offset = chunks.check(section: position, section.range) {
+                        throw damage(
+                            "checksum mismatch in the chunk at byte \(offset)",
+                            in: section,
+                            at: offset - section.range.lowerBound
+                        )
+                    }
+                }
+            }
+        }
+        let values = CheckpointCells(
+            region: bytes,
+            cells: cells.range,
+            heap: heap.range,
+            count: count,
+            checks: checks,
+            recovery: checks == nil ? nil : recovery
+        )
+        // Cells checked as they are read are checked one by one then.
+        if checks == nil, let damage = values.check() {
+            throw self.damage(damage.what, in: cells, at: damage.position)
+        }
         func outOfMemory() -> LogbookError {
             LogbookError(
                 .outOfMemory,

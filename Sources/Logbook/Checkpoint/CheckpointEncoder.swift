@@ -43,6 +43,10 @@ enum CheckpointEncoder {
             }
             if let failure { throw failure }
         }
+        if header.version >= 2 {
+            // After the aliases: the checksum of every chunk of every other section.
+            sections.insert((.chunks, 0, chunks(of: sections.map(\.bytes))), at: 3)
+        }
         // The directory, then each section at a multiple of 8.
         let directoryEnd = CheckpointFormat.headerSize + CheckpointFormat.directoryEntrySize * sections.count
         var offsets: [Int] = []
@@ -94,6 +98,24 @@ enum CheckpointEncoder {
             sections: zip(sections, offsets).map { (offset: $1, bytes: $0.bytes) },
             size: end
         )
+    }
+
+    /// The chunks section of a checkpoint whose other sections are `sections`, in directory
+    /// order: the chunk size, then the CRC32C of each chunk of each section.
+    private static func chunks(of sections: [[UInt8]]) -> [UInt8] {
+        let size = CheckpointFormat.chunkSize
+        var writer = BinaryWriter(capacity: 8 + sections.reduce(0) { $0 + 4 * (($1.count + size - 1) / size) })
+        writer.writeLittleEndian(UInt32(size))
+        writer.writeLittleEndian(UInt32(0))
+        for bytes in sections {
+            bytes.withUnsafeBytes { buffer in
+                for start in stride(from: 0, to: buffer.count, by: size) {
+                    let chunk = UnsafeRawBufferPointer(rebasing: buffer[start..<Swift.min(start + size, buffer.count)])
+                    writer.writeLittleEndian(CRC32C.checksum(chunk))
+                }
+            }
+        }
+        return writer.bytes
     }
 
     static func aligned(_ offset: Int) -> Int {
@@ -210,8 +232,8 @@ enum CheckpointEncoder {
                 stored(index, tag.rawValue, bytes)
             }
             for index in 0..<count {
-                if let loaded, table.values.isUndecoded(index) {
-                    let raw = loaded.raw(index)
+                // A cell that fails its checks is decoded below, from the log, and written anew.
+                if let loaded, table.values.isUndecoded(index), let raw = loaded.raw(index) {
                     if let bytes = raw.stored {
                         stored(index, raw.tag, bytes)
                     } else {

@@ -8,8 +8,11 @@ package enum CheckpointFormat {
     static let temporarySuffix = ".tmp"
     /// `LBCP` in little-endian byte order.
     static let magic: UInt32 = 0x5043_424C
-    /// The one format version this release reads and writes.
-    package static let version: UInt16 = 1
+    /// The format version this release writes.
+    package static let version: UInt16 = 2
+    /// The format versions this release reads: 1, whose sections are checked whole at the open,
+    /// and 2, whose values and heaps are checked a chunk at a time when first read.
+    package static let readableVersions: ClosedRange<UInt16> = 1...2
     /// The bytes of the header, before the directory.
     static let headerSize = 160
     /// The offset of the header checksum, which covers the bytes before it and the directory.
@@ -20,12 +23,16 @@ package enum CheckpointFormat {
     static let cellSize = 16
     /// How many checkpoints a writer keeps: the one it wrote and the one before.
     static let kept = 2
+    /// The bytes of a chunk: the stretch of a section that one checksum of the chunks section
+    /// covers (format version 2).
+    static let chunkSize = 64 << 10
 
     /// The kinds of section.
     enum Kind: UInt16, CaseIterable, Sendable {
         case state = 1
         case schemas = 2
         case aliases = 3
+        case chunks = 4
         case entity = 16
         case values = 17
         case heap = 18

@@ -27,17 +27,35 @@ package struct CheckpointReader: Sendable {
     let bytes: CheckpointBytes
     /// The sections, in directory order.
     let sections: [Section]
+    /// The chunk checksums of a checkpoint of format version 2; `nil` for version 1.
+    let chunks: CheckpointChunks?
+    /// Whether the values and heaps are still to be checked, a chunk at a time as they are read.
+    let checksOnRead: Bool
+
+    /// How much of the file the reader checks before it is used.
+    package enum Checking: Sendable {
+        /// Every section and every chunk: what the tool and copies between stores use.
+        case whole
+        /// All but the values and heaps of a checkpoint of format version 2, whose chunks are
+        /// checked the first time a read touches them (see ``CheckpointChunks``): what an open
+        /// uses. A checkpoint of version 1 is checked whole.
+        case onFirstRead
+    }
 
     /// The file's size in bytes.
     package var size: Int { bytes.count }
 
     /// Maps the file at `path`, or reads it where `syscalls` maps nothing, and checks its header,
-    /// directory and sections.
+    /// directory and sections, as `checking` says.
     ///
     /// - Throws: ``LogbookError/Code/unsupportedFormat`` for a format version this release does
     ///   not know; ``LogbookError/Code/corruption`` for any other failed check, naming the file
     ///   and the byte offset; ``LogbookError/Code/io`` when the file cannot be read.
-    package init(path: String, syscalls: any Syscalls = PosixSyscalls()) throws(LogbookError) {
+    package init(
+        path: String,
+        syscalls: any Syscalls = PosixSyscalls(),
+        checking: Checking = .whole
+    ) throws(LogbookError) {
         let file = try SystemFile.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK, syscalls: syscalls)
         defer { file.close() }
         let size = try file.size()
@@ -57,7 +75,7 @@ package struct CheckpointReader: Sendable {
         case .failure(let errno):
             throw LogbookError.system("mmap", path: path, errno)
         }
-        try self.init(region: bytes, path: path)
+        try self.init(region: bytes, path: path, checking: checking)
     }
 
     /// Checks the bytes of a checkpoint file.
@@ -66,7 +84,7 @@ package struct CheckpointReader: Sendable {
     }
 
     /// Checks the checkpoint in `region`.
-    init(region: CheckpointBytes, path: String) throws(LogbookError) {
+    init(region: CheckpointBytes, path: String, checking: Checking = .whole) throws(LogbookError) {
         // The header and the directory are parsed from a copy; the sections stay in place.
         let bytes = region.copy(0..<min(region.count, CheckpointFormat.headerSize))
         func damage(_ what: String, at offset: Int) -> LogbookError {
@@ -79,10 +97,11 @@ package struct CheckpointReader: Sendable {
             let sectionCount = reader.readLittleEndian(as: UInt32.self)
         else { throw damage("\(bytes.count) bytes, shorter than a header", at: 0) }
         guard magic == CheckpointFormat.magic else { throw damage("bad magic number", at: 0) }
-        guard version == CheckpointFormat.version else {
+        guard CheckpointFormat.readableVersions.contains(version) else {
+            let readable = CheckpointFormat.readableVersions
             throw LogbookError(
                 .unsupportedFormat,
-                "checkpoint format version \(version), which this release does not read (it reads \(CheckpointFormat.version))",
+                "checkpoint format version \(version), which this release does not read (it reads \(readable.lowerBound) to \(readable.upperBound))",
                 path: path,
                 offset: 4
             )
@@ -135,13 +154,44 @@ package struct CheckpointReader: Sendable {
             sections.append(Section(kind: kind, table: Int(table), range: range))
             storedChecksums.append(checksum)
         }
-        let sums = Self.checksums(of: sections.map(\.range), in: region)
-        for index in sections.indices where sums[index] != storedChecksums[index] {
+        // Version 2 lists the checksum of every chunk; the values and heaps may wait for them.
+        var chunks: CheckpointChunks?
+        var later: Set<Int> = []
+        if version >= 2 {
+            guard let index = sections.firstIndex(where: { $0.kind == .chunks }) else {
+                throw damage("no chunks section", at: CheckpointFormat.headerSize)
+            }
+            if checking == .onFirstRead {
+                later = Set(sections.indices.filter { sections[$0].kind == .values || sections[$0].kind == .heap })
+            }
+            let sum = CRC32C.checksum(region.buffer(sections[index].range))
+            guard sum == storedChecksums[index] else {
+                throw damage(
+                    "checksum mismatch in section \(index) (chunks): stored 0x\(String(storedChecksums[index], radix: 16)), computed 0x\(String(sum, radix: 16))",
+                    at: sections[index].range.lowerBound
+                )
+            }
+            chunks = CheckpointChunks(region: region, section: sections[index].range, ranges: sections.map(\.range))
+            guard chunks != nil else {
+                throw damage("the chunks section does not match the sections", at: sections[index].range.lowerBound)
+            }
+        }
+        let checked = sections.indices.filter { !later.contains($0) }
+        let sums = Self.checksums(of: checked.map { sections[$0].range }, in: region)
+        for (index, sum) in zip(checked, sums) where sum != storedChecksums[index] {
             throw damage(
-                "checksum mismatch in section \(index) (\(sections[index].kind)): stored 0x\(String(storedChecksums[index], radix: 16)), computed 0x\(String(sums[index], radix: 16))",
+                "checksum mismatch in section \(index) (\(sections[index].kind)): stored 0x\(String(storedChecksums[index], radix: 16)), computed 0x\(String(sum, radix: 16))",
                 at: sections[index].range.lowerBound
             )
         }
+        if checking == .whole, let chunks, let (index, offset) = chunks.checkAll() {
+            throw damage(
+                "checksum mismatch in the chunk at byte \(offset) of section \(index) (\(sections[index].kind))",
+                at: offset
+            )
+        }
+        self.chunks = chunks
+        self.checksOnRead = !later.isEmpty
         self.path = path
         self.bytes = region
         self.sections = sections
@@ -202,7 +252,13 @@ package struct CheckpointReader: Sendable {
 
     /// The one section of a kind (and table), or a damage error when it is missing or repeated.
     func section(_ kind: CheckpointFormat.Kind, table: Int = 0) throws(LogbookError) -> Section {
-        let found = sections.filter { $0.kind == kind && $0.table == table }
+        sections[try sectionIndex(kind, table: table)]
+    }
+
+    /// The directory index of the one section of a kind (and table), or a damage error when it
+    /// is missing or repeated.
+    func sectionIndex(_ kind: CheckpointFormat.Kind, table: Int = 0) throws(LogbookError) -> Int {
+        let found = sections.indices.filter { sections[$0].kind == kind && sections[$0].table == table }
         guard found.count == 1 else {
             throw LogbookError(
                 .corruption,

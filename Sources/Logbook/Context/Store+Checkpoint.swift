@@ -88,7 +88,7 @@ extension Store {
             }
             let reader: CheckpointReader
             do throws(LogbookError) {
-                reader = try CheckpointReader(path: entry.path, syscalls: syscalls)
+                reader = try CheckpointReader(path: entry.path, syscalls: syscalls, checking: .onFirstRead)
             } catch {
                 ignore("\(error)")
                 continue
@@ -125,7 +125,8 @@ extension Store {
                     schema: schema,
                     history: history,
                     valueBytesLimit: state.projection.valueBytesLimit,
-                    keepingExternalReferences: log.keepsExternalReferences
+                    keepingExternalReferences: log.keepsExternalReferences,
+                    recovery: recovery(for: reader, of: log, schema: schema, history: history, logger: logger)
                 )
             } catch  where error.code == .outOfMemory {
                 throw error
@@ -154,6 +155,39 @@ extension Store {
             )
         }
         return CheckpointStart(ignoredOne: ignoredOne)
+    }
+
+    /// What replaces the values of `reader`'s checkpoint that turn out damaged when first read:
+    /// a replay of `log` up to the checkpoint's sequence number, made when one is first needed.
+    private static func recovery(
+        for reader: CheckpointReader,
+        of log: CheckpointSource,
+        schema: Schema,
+        history: [Schema],
+        logger: Logger
+    ) -> CheckpointRecovery {
+        let sequence = reader.header.sequence
+        let (directory, syscalls) = (log.directory, log.syscalls)
+        let (maximumBatchSize, keepsReferences) = (log.maximumBatchSize, log.keepsExternalReferences)
+        return CheckpointRecovery(path: reader.path, sequence: sequence, logger: logger) {
+            () throws(LogbookError) -> Projection in
+            var state = State(projection: Projection(schema: schema, history: history))
+            _ = try replay(
+                LogReader(directory: directory, maximumBatchSize: maximumBatchSize, syscalls: syscalls),
+                through: sequence,
+                into: &state,
+                fingerprint: schema.fingerprint.hexString,
+                keepingExternalReferences: keepsReferences
+            )
+            guard state.projection.lastSequence == sequence else {
+                throw LogbookError(
+                    .corruption,
+                    "the log ends at sequence \(state.projection.lastSequence), before the checkpoint's \(sequence)",
+                    path: directory
+                )
+            }
+            return state.projection
+        }
     }
 
     /// Checks that the log reaches the batch a checkpoint ends at, with its checksum.

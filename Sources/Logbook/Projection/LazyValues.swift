@@ -143,14 +143,12 @@ final class LazyValues: @unchecked Sendable {
         cells.dropPages()
     }
 
-    /// The value of a cell, which ``CheckpointCells/check()`` verified when the checkpoint was
-    /// loaded; a cell that fails to decode regardless reads as `null`.
+    /// The value of a cell; one whose cell or heap bytes turn out damaged is read from the log
+    /// instead (see ``CheckpointCells/recover(_:after:)``).
     private static func value(_ cells: CheckpointCells, _ index: Int) -> AttributeValue {
         switch cells.decode(index) {
         case .success(let value): return value
-        case .failure(let damage):
-            assertionFailure("a checked cell failed to decode: \(damage.what)")
-            return .null
+        case .failure(let damage): return cells.recover(index, after: damage)
         }
     }
 }

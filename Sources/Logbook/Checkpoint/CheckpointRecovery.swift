@@ -1,0 +1,72 @@
+import Logging
+
+/// What a store reads instead of a checkpoint's values when it finds one damaged after the open:
+/// the objects of the checkpoint's sequence number, replayed from the log.
+///
+/// A checkpoint of format version 2 checks its values and heaps as they are read, long after the
+/// open, often from a property's getter, which cannot throw. A damaged chunk then does not make
+/// the read fail or see wrong data: the first one replays the log up to the checkpoint's sequence
+/// number, on the thread that found it, with a warning naming the file and the byte offset, and
+/// every damaged value is read from that replay from then on. The values written since the open
+/// are not affected: they are in the store's own memory.
+///
+/// The log the replay reads is the one the open checked the checkpoint against. A log that cannot
+/// be replayed either leaves the value nowhere to be read from: the process stops, with a message
+/// naming the checkpoint's damage and the log's.
+final class CheckpointRecovery: Sendable {
+    /// The checkpoint's path, for messages.
+    let path: String
+    /// The checkpoint's sequence number.
+    let sequence: UInt64
+    private let logger: Logger
+    private let replay: @Sendable () throws(LogbookError) -> Projection
+    private let replayed = Locked<Result<Projection, LogbookError>?>(nil)
+
+    /// A recovery for the checkpoint at `path`, as of `sequence`, whose objects `replay` gives.
+    init(
+        path: String,
+        sequence: UInt64,
+        logger: Logger,
+        replay: @escaping @Sendable () throws(LogbookError) -> Projection
+    ) {
+        self.path = path
+        self.sequence = sequence
+        self.logger = logger
+        self.replay = replay
+    }
+
+    /// Whether a damaged value was found and the log replayed for it.
+    var wasUsed: Bool { replayed.withLock { $0 != nil } }
+
+    /// The value of attribute `attribute` of object `identifier` of table `table`, as the
+    /// replay gives it; `damage` says what was wrong with the checkpoint's cell.
+    func value(table: Int, identifier: UInt64, attribute: Int, damage: String) -> AttributeValue {
+        let result = replayed.withLock { replayed -> Result<Projection, LogbookError> in
+            if let replayed { return replayed }
+            logger.warning(
+                "damaged checkpoint \(path): \(damage); reading its objects from the log up to sequence \(sequence) instead",
+                metadata: ["checkpoint": "\(path)", "reason": "\(damage)"]
+            )
+            let result: Result<Projection, LogbookError>
+            do throws(LogbookError) {
+                result = .success(try replay())
+            } catch {
+                result = .failure(error)
+            }
+            replayed = result
+            return result
+        }
+        switch result {
+        case .success(let projection):
+            // An object the checkpoint holds is in the log's objects at its sequence number.
+            guard let slot = projection.slots.slot(of: identifier), table < projection.tables.count else {
+                return .null
+            }
+            return projection.tables[table].value(slot, attribute)
+        case .failure(let error):
+            preconditionFailure(
+                "damaged checkpoint \(path): \(damage); the log cannot be replayed up to sequence \(sequence) either: \(error)"
+            )
+        }
+    }
+}
