@@ -200,7 +200,8 @@ extension CheckpointReader {
         table.identifiers = identifiers
         table.freeSlots = freeSlots
         table.count = live
-        table.restoreUnique(unique, expecting: live)
+        // Empty: the build on another thread makes them, with room for every object.
+        table.restoreUnique(unique)
         try loadValues(
             of: &table,
             index,

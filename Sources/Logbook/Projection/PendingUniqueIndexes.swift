@@ -41,8 +41,13 @@ final class PendingUniqueIndexes: @unchecked Sendable {
 
     private static func build(_ loaded: EntityTable) -> Built {
         var table = loaded
-        // The unique values are read object by object: decoded in one pass first.
-        table.values.decode(attributes: table.uniqueAttributes, width: table.width)
+        // Room for every object, allocated here: the loading thread leaves the indexes empty,
+        // and an index shared with the loaded table would be copied on the first insert.
+        table.restoreUnique(table.uniqueAttributes, expecting: table.count)
+        // The unique values are read object by object: decoded in one pass first, from the last
+        // slot back, so that a first fetch decoding the same column from the first slot on meets
+        // this pass once, in the middle, instead of waiting on it cell after cell.
+        table.values.decode(attributes: table.uniqueAttributes, width: table.width, fromTheEnd: true)
         for (slot, id) in table.identifiers.enumerated() where id != 0 {
             table.index(id, slot: slot)
         }
