@@ -86,23 +86,42 @@ extension ModelContext {
         skipping offset: Int
     ) -> Chosen? {
         let width = table.pointee.width
-        // Only the keys' values are read to choose, and then the rows of the chosen: a table
-        // loaded from a checkpoint decodes no other value.
-        let attributes = keys.map(\.attribute)
-        let chosen = table.pointee.values.withUnsafeBufferPointer(decodingAttributes: attributes, width: width) {
-            values -> [(id: UInt64, slot: Int)]? in
+        // Only the first key's values are read for every object, then the later keys' values of
+        // the objects that tie on the keys before, then the rows of the chosen: a table loaded
+        // from a checkpoint decodes no other value.
+        let first = keys.first
+        let later = keys.dropFirst()
+        let chosen = table.pointee.values.withUnsafeBufferPointer(
+            decodingAttributes: first.map { [$0.attribute] } ?? [],
+            width: width
+        ) { values -> [(id: UInt64, slot: Int)]? in
+            // Whether a later key met a value it cannot order: the stored values do not answer.
+            var rejected = false
             var selection = BoundedSelection<(id: UInt64, slot: Int)>(capacity: capacity) { left, right in
-                for key in keys {
-                    let order = key.compare(
-                        values[left.slot &* width &+ key.attribute],
-                        values[right.slot &* width &+ key.attribute]
+                if let first {
+                    let order = first.compare(
+                        values[left.slot &* width &+ first.attribute],
+                        values[right.slot &* width &+ first.attribute]
                     )
+                    if order != 0 { return order < 0 }
+                }
+                for key in later {
+                    // Decoded here, on first use, if the column is still in a checkpoint.
+                    let (one, other) = (
+                        table.pointee.values[left.slot &* width &+ key.attribute],
+                        table.pointee.values[right.slot &* width &+ key.attribute]
+                    )
+                    guard key.accepts(one), key.accepts(other) else {
+                        rejected = true
+                        return left.id < right.id
+                    }
+                    let order = key.compare(one, other)
                     if order != 0 { return order < 0 }
                 }
                 return left.id < right.id
             }
             func offer(_ id: UInt64, _ slot: Int) -> Bool {
-                for key in keys where !key.accepts(values[slot &* width &+ key.attribute]) { return false }
+                if let first, !first.accepts(values[slot &* width &+ first.attribute]) { return false }
                 selection.offer((id, slot))
                 return true
             }
@@ -115,7 +134,8 @@ extension ModelContext {
                 }
                 guard complete else { return nil }
             }
-            return Array(selection.sorted().dropFirst(offset))
+            let sorted = selection.sorted()
+            return rejected ? nil : Array(sorted.dropFirst(offset))
         }
         guard let kept = chosen else { return nil }
         return table.pointee.values.withUnsafeBufferPointer(decodingSlots: kept.lazy.map(\.slot), width: width) {
