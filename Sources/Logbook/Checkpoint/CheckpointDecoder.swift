@@ -146,8 +146,17 @@ extension CheckpointReader {
         recovery: CheckpointRecovery?
     ) throws(LogbookError) {
         let section = try self.section(.entity, table: index)
-        var reader = BinaryReader(bytes.copy(section.range))
         var table = projection.tables[index]
+        // The fields before the identifiers are parsed from a copy; the identifiers, most of the
+        // section, are read where they lie.
+        let inPlace = bytes.buffer(section.range)
+        let nameLength = inPlace.count >= 4 ? Int(UInt32(littleEndian: inPlace.loadUnaligned(as: UInt32.self))) : 0
+        let fieldsLength = 4 + nameLength + 8 + 32 + 4 * table.width + 8 + 8
+        var reader = BinaryReader(
+            bytes.copy(section.range.lowerBound..<(section.range.lowerBound + min(inPlace.count, fieldsLength)))
+        )
+        /// The bytes of the section after the reader's position.
+        func remaining() -> Int { inPlace.count - reader.offset }
         func truncated() -> LogbookError { damage("truncated", in: section, at: reader.offset) }
         func skipPadding() {
             while reader.offset % 8 != 0, reader.readByte() != nil {}
@@ -167,7 +176,7 @@ extension CheckpointReader {
         guard Int(width) == table.width, Int(relationshipCount) == table.isToMany.count else {
             throw damage("\(table.entity.name) has another shape than the schema's", in: section, at: reader.offset)
         }
-        guard slotCount <= UInt64(reader.remaining / 8), liveCount <= slotCount, uniqueCount <= width else {
+        guard slotCount <= UInt64(remaining() / 8), liveCount <= slotCount, uniqueCount <= width else {
             throw damage("counts larger than the section", in: section, at: reader.offset)
         }
         var unique: [Int] = []
@@ -177,23 +186,34 @@ extension CheckpointReader {
         }
         skipPadding()
         guard let freeCount = reader.readLittleEndian(as: UInt64.self),
-            freeCount <= slotCount, slotCount + freeCount <= UInt64(reader.remaining / 8)
+            freeCount <= slotCount, slotCount + freeCount <= UInt64(remaining() / 8)
         else { throw truncated() }
         let slots = Int(slotCount)
-        let identifiersOffset = section.range.lowerBound + reader.offset
-        var identifiers: [UInt64] = []
-        identifiers.reserveCapacity(slots)
-        for _ in 0..<slots {
-            guard let id = reader.readLittleEndian(as: UInt64.self) else { throw truncated() }
-            identifiers.append(id)
+        let start = reader.offset
+        let identifiersOffset = section.range.lowerBound + start
+        func word(_ at: Int) -> UInt64 {
+            UInt64(littleEndian: inPlace.loadUnaligned(fromByteOffset: start &+ at &* 8, as: UInt64.self))
+        }
+        var live = 0
+        var largest: UInt64 = 0
+        let identifiers = [UInt64](unsafeUninitializedCapacity: slots) { buffer, initialized in
+            for slot in 0..<slots {
+                let id = word(slot)
+                buffer[slot] = id
+                live &+= id == 0 ? 0 : 1
+                largest = max(largest, id)
+            }
+            initialized = slots
         }
         var freeSlots: [Int] = []
-        for _ in 0..<freeCount {
-            guard let slot = reader.readLittleEndian(as: UInt64.self), slot < slotCount, identifiers[Int(slot)] == 0
-            else { throw damage("a free slot that is not free", in: section, at: reader.offset) }
+        freeSlots.reserveCapacity(Int(freeCount))
+        for position in slots..<(slots + Int(freeCount)) {
+            let slot = word(position)
+            guard slot < slotCount, identifiers[Int(slot)] == 0 else {
+                throw damage("a free slot that is not free", in: section, at: start + position * 8)
+            }
             freeSlots.append(Int(slot))
         }
-        let live = identifiers.reduce(0) { $0 + ($1 == 0 ? 0 : 1) }
         guard live == Int(liveCount) else {
             throw damage("\(live) live objects, the count says \(liveCount)", in: section, at: 8)
         }
@@ -218,7 +238,7 @@ extension CheckpointReader {
             }
         )
         try loadLinks(of: &table, index, slots: slots)
-        projection.slots.prepare(adding: live, upTo: identifiers.max() ?? 0)
+        projection.slots.prepare(adding: live, upTo: largest)
         for (slot, id) in identifiers.enumerated() where id != 0 {
             guard projection.slots.slot(of: id) == nil else {
                 throw damage("identifier \(id) held twice", in: section, at: 0)
@@ -330,10 +350,11 @@ extension CheckpointReader {
         for relationship in table.isToMany.indices {
             guard slots <= (words.count - position) / 8 else { throw truncated() }
             guard table.isToMany[relationship] else {
-                var column: [UInt64] = []
-                column.reserveCapacity(slots)
-                for slot in 0..<slots { column.append(word(position + slot * 8)) }
-                table.toOne[relationship] = column
+                let first = position
+                table.toOne[relationship] = [UInt64](unsafeUninitializedCapacity: slots) { column, initialized in
+                    for slot in 0..<slots { column[slot] = word(first &+ slot &* 8) }
+                    initialized = slots
+                }
                 position += slots * 8
                 continue
             }
