@@ -21,8 +21,6 @@ final class CheckpointCells: @unchecked Sendable {
     private let heapOffset: Int
     /// The number of cells.
     let count: Int
-    /// The chunks to check before a cell is decoded, for a checkpoint checked as it is read.
-    private let checks: Checks?
     /// Where a value whose cell is damaged is read instead.
     private let recovery: Recovery?
 
@@ -38,6 +36,10 @@ final class CheckpointCells: @unchecked Sendable {
         var cellsSection: Int
         var heapSection: Int
     }
+
+    /// The chunks of the cells and of the heap, for a checkpoint checked as it is read.
+    private let cellChunks: CheckpointChunks.SectionChunks?
+    private let heapChunks: CheckpointChunks.SectionChunks?
 
     /// Where the value of a damaged cell comes from: the objects of the checkpoint's sequence
     /// number replayed from the log, and what names the cell's object there.
@@ -67,8 +69,9 @@ final class CheckpointCells: @unchecked Sendable {
         self.heap = region.buffer(heap)
         self.heapOffset = heap.lowerBound
         self.count = count
-        self.checks = checks
         self.recovery = recovery
+        cellChunks = checks.map { $0.chunks.chunks(of: $0.cellsSection) }
+        heapChunks = checks.map { $0.chunks.chunks(of: $0.heapSection) }
     }
 
     /// Checks every cell: a known tag, stored bytes within the heap, the length a UUID or a file
@@ -127,7 +130,7 @@ final class CheckpointCells: @unchecked Sendable {
     /// checked first, and the cell's shape (see ``check()``).
     func decode(_ index: Int) -> Result<AttributeValue, Damage> {
         precondition(index >= 0 && index < count, "a cell outside the table")
-        if checks != nil, let damage = checkOnRead(index) { return .failure(damage) }
+        if cellChunks != nil, let damage = checkOnRead(index) { return .failure(damage) }
         let (tag, length, payload) = fields(index)
         let position = index * CheckpointFormat.cellSize
         switch EventCodec.ValueTag(rawValue: tag) {
@@ -205,10 +208,10 @@ final class CheckpointCells: @unchecked Sendable {
 
     /// Checks the chunks cell `index` and its heap bytes lie in, and the cell's shape.
     private func checkOnRead(_ index: Int) -> Damage? {
-        guard let checks else { return nil }
+        guard let cellChunks, let heapChunks else { return nil }
         let position = index * CheckpointFormat.cellSize
         let cell = (cellsOffset + position)..<(cellsOffset + position + CheckpointFormat.cellSize)
-        if let offset = checks.chunks.check(section: checks.cellsSection, cell) {
+        if let offset = cellChunks.check(cell) {
             return Damage(position: position, what: "checksum mismatch in the chunk at byte \(offset)")
         }
         let (tag, length, payload) = fields(index)
@@ -223,7 +226,7 @@ final class CheckpointCells: @unchecked Sendable {
             return Damage(position: position, what: "a value outside the heap")
         }
         let start = heapOffset + Int(payload)
-        if length > 0, let offset = checks.chunks.check(section: checks.heapSection, start..<(start + Int(length))) {
+        if length > 0, let offset = heapChunks.check(start..<(start + Int(length))) {
             return Damage(position: position, what: "checksum mismatch in the heap's chunk at byte \(offset)")
         }
         return nil
@@ -234,7 +237,7 @@ final class CheckpointCells: @unchecked Sendable {
     /// in the payload). `nil` when the cell fails the checks of a checkpoint checked as it is
     /// read: the value is then decoded, from the log, and written anew.
     func raw(_ index: Int) -> (tag: UInt8, length: UInt32, payload: UInt64, stored: UnsafeRawBufferPointer?)? {
-        if checks != nil, checkOnRead(index) != nil { return nil }
+        if cellChunks != nil, checkOnRead(index) != nil { return nil }
         let (tag, length, payload) = fields(index)
         switch EventCodec.ValueTag(rawValue: tag) {
         case .null, .false, .true, .int, .uint, .double, .float, .date, nil:
@@ -246,7 +249,7 @@ final class CheckpointCells: @unchecked Sendable {
 
     /// The reference of cell `index` when it holds a value kept in a file.
     func externalReference(_ index: Int) -> ExternalReference? {
-        if checks != nil, checkOnRead(index) != nil { return nil }
+        if cellChunks != nil, checkOnRead(index) != nil { return nil }
         let (tag, length, payload) = fields(index)
         guard tag == EventCodec.ValueTag.external.rawValue else { return nil }
         return ExternalReference(fixedBytes: stored(payload, length))

@@ -21,7 +21,7 @@ final class CheckpointChunks: @unchecked Sendable {
     private let states: UnsafeMutablePointer<UInt8>
 
     private static let unchecked: UInt8 = 0
-    private static let sound: UInt8 = 1
+    fileprivate static let sound: UInt8 = 1
     private static let damaged: UInt8 = 2
 
     /// The chunk checksums in `section` of `region`, for the sections `ranges`; `nil` when the
@@ -75,6 +75,48 @@ final class CheckpointChunks: @unchecked Sendable {
             if state == Self.damaged || !checkChunk(section: section, chunk) { return start + chunk * size }
         }
         return nil
+    }
+
+    /// The chunks of one section, for a reader that checks many ranges of it: the lookups of
+    /// ``check(section:_:)`` done once.
+    struct SectionChunks {
+        /// The checks, kept alive with the states the view points into.
+        let chunks: CheckpointChunks
+        let section: Int
+        /// Where the section begins in the file.
+        let start: Int
+        /// The state of the section's first chunk.
+        let states: UnsafeMutablePointer<UInt8>
+        let count: Int
+
+        /// ``CheckpointChunks/check(section:_:)`` for this section; the sound chunks are found
+        /// with one load each.
+        @inline(__always)
+        func check(_ range: Range<Int>) -> Int? {
+            guard count > 0 else { return nil }
+            let first = (range.lowerBound &- start) / CheckpointFormat.chunkSize
+            let last = range.isEmpty ? first : (range.upperBound &- 1 &- start) / CheckpointFormat.chunkSize
+            var chunk = first
+            while chunk <= last {
+                guard chunk < count else { return start &+ chunk &* CheckpointFormat.chunkSize }
+                if logbook_load_acquire(states + chunk) != CheckpointChunks.sound {
+                    return chunks.check(section: section, range)
+                }
+                chunk &+= 1
+            }
+            return nil
+        }
+    }
+
+    /// The chunks of section `section`.
+    func chunks(of section: Int) -> SectionChunks {
+        SectionChunks(
+            chunks: self,
+            section: section,
+            start: ranges[section].lowerBound,
+            states: states + firsts[section],
+            count: counts[section]
+        )
     }
 
     /// Checks every chunk of every section.

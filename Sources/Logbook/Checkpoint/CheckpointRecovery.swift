@@ -58,8 +58,15 @@ final class CheckpointRecovery: Sendable {
         }
         switch result {
         case .success(let projection):
-            // An object the checkpoint holds is in the log's objects at its sequence number.
+            // An object the checkpoint holds is in the log's objects at its sequence number; a
+            // slot the checkpoint holds free has no value to read.
             guard let slot = projection.slots.slot(of: identifier), table < projection.tables.count else {
+                if identifier != 0 {
+                    logger.error(
+                        "damaged checkpoint \(path): object \(identifier) is not in the log at sequence \(sequence); its attribute \(attribute) reads as nil",
+                        metadata: ["checkpoint": "\(path)"]
+                    )
+                }
                 return .null
             }
             return projection.tables[table].value(slot, attribute)
