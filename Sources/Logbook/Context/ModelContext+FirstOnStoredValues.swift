@@ -86,57 +86,52 @@ extension ModelContext {
         skipping offset: Int
     ) -> Chosen? {
         let width = table.pointee.width
-        // Only the first key's values are read for every object, then the later keys' values of
-        // the objects that tie on the keys before, then the rows of the chosen: a table loaded
-        // from a checkpoint decodes no other value.
+        // The first key's value of every object is read once, kept with the object while the
+        // selection holds it, and not decoded into the column; a later key's values are read
+        // only where the keys before it tie; then the rows of the chosen. A table loaded from a
+        // checkpoint decodes no other value.
         let first = keys.first
         let later = keys.dropFirst()
-        let chosen = table.pointee.values.withUnsafeBufferPointer(
-            decodingAttributes: first.map { [$0.attribute] } ?? [],
-            width: width
-        ) { values -> [(id: UInt64, slot: Int)]? in
-            // Whether a later key met a value it cannot order: the stored values do not answer.
-            var rejected = false
-            var selection = BoundedSelection<(id: UInt64, slot: Int)>(capacity: capacity) { left, right in
-                if let first {
-                    let order = first.compare(
-                        values[left.slot &* width &+ first.attribute],
-                        values[right.slot &* width &+ first.attribute]
-                    )
-                    if order != 0 { return order < 0 }
-                }
-                for key in later {
-                    // Decoded here, on first use, if the column is still in a checkpoint.
-                    let (one, other) = (
-                        table.pointee.values[left.slot &* width &+ key.attribute],
-                        table.pointee.values[right.slot &* width &+ key.attribute]
-                    )
-                    guard key.accepts(one), key.accepts(other) else {
-                        rejected = true
-                        return left.id < right.id
-                    }
-                    let order = key.compare(one, other)
-                    if order != 0 { return order < 0 }
-                }
-                return left.id < right.id
+        let column = table.pointee.values
+        typealias Candidate = (id: UInt64, slot: Int, key: AttributeValue)
+        // Whether a later key met a value it cannot order: the stored values do not answer.
+        var rejected = false
+        var selection = BoundedSelection<Candidate>(capacity: capacity) { left, right in
+            if let first {
+                let order = first.compare(left.key, right.key)
+                if order != 0 { return order < 0 }
             }
-            func offer(_ id: UInt64, _ slot: Int) -> Bool {
-                if let first, !first.accepts(values[slot &* width &+ first.attribute]) { return false }
-                selection.offer((id, slot))
+            for key in later {
+                let (one, other) = (
+                    column[left.slot &* width &+ key.attribute], column[right.slot &* width &+ key.attribute]
+                )
+                guard key.accepts(one), key.accepts(other) else {
+                    rejected = true
+                    return left.id < right.id
+                }
+                let order = key.compare(one, other)
+                if order != 0 { return order < 0 }
+            }
+            return left.id < right.id
+        }
+        func offer(_ id: UInt64, _ slot: Int) -> Bool {
+            let key = first.map { column.peek(slot &* width &+ $0.attribute) } ?? .null
+            if let first, !first.accepts(key) { return false }
+            selection.offer((id, slot, key))
+            return true
+        }
+        if let candidates {
+            for candidate in candidates where !offer(candidate.id, candidate.slot) { return nil }
+        } else {
+            let complete = table.pointee.identifiers.withUnsafeBufferPointer { identifiers in
+                for (slot, id) in identifiers.enumerated() where id != 0 && !offer(id, slot) { return false }
                 return true
             }
-            if let candidates {
-                for candidate in candidates where !offer(candidate.id, candidate.slot) { return nil }
-            } else {
-                let complete = table.pointee.identifiers.withUnsafeBufferPointer { identifiers in
-                    for (slot, id) in identifiers.enumerated() where id != 0 && !offer(id, slot) { return false }
-                    return true
-                }
-                guard complete else { return nil }
-            }
-            let sorted = selection.sorted()
-            return rejected ? nil : Array(sorted.dropFirst(offset))
+            guard complete else { return nil }
         }
+        let sorted = selection.sorted()
+        let chosen: [(id: UInt64, slot: Int)]? =
+            rejected ? nil : sorted.dropFirst(offset).map { (id: $0.id, slot: $0.slot) }
         guard let kept = chosen else { return nil }
         return table.pointee.values.withUnsafeBufferPointer(decodingSlots: kept.lazy.map(\.slot), width: width) {
             values in

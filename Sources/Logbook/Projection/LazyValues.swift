@@ -65,6 +65,13 @@ final class LazyValues: @unchecked Sendable {
         if claimAndDecode(index, into: base) { noteDecoded(1) }
     }
 
+    /// The value of cell `index`, decoded from the cell whether or not it is decoded into the
+    /// storage: the cells never change, and a value is placed in the storage instead of decoded
+    /// only by a caller that holds the column alone.
+    func peek(_ index: Int) -> AttributeValue {
+        Self.value(cells, index)
+    }
+
     /// Puts `value`, written before cell `index` was ever read, into `base[index]`: the cell is
     /// not decoded. The caller holds the column alone.
     func place(_ value: AttributeValue, at index: Int, into base: UnsafeMutablePointer<AttributeValue>) {

@@ -81,6 +81,18 @@ struct ValueColumn: Sendable {
         return !lazy.isDecoded(index)
     }
 
+    /// The value at `index`, without keeping it: one still in a checkpoint's cell is decoded for
+    /// this read alone, and the column's memory for it is not touched. For a pass that reads one
+    /// attribute of every object once (the first sort key of a limited fetch), where decoding
+    /// into the column would write, and fault in, the memory of every object's values.
+    func peek(_ index: Int) -> AttributeValue {
+        precondition(UInt(bitPattern: index) < UInt(bitPattern: storage.count), "index out of range")
+        if let lazy = storage.lazy, index < lazy.cells.count, !lazy.isDecoded(index) {
+            return lazy.peek(index)
+        }
+        return storage.base[index]
+    }
+
     /// Makes sure the value at `index` is decoded. Reads of the storage's values go through
     /// this, or through one of the ranges below, first.
     @inline(__always)
