@@ -40,8 +40,9 @@ extension CheckpointReader {
                 keepingExternalReferences: keepingExternalReferences,
                 recovery: recovery
             )
-            // Its cells checked and its identifiers copied, the table's sections hold only what
-            // a read decodes later: their pages are read again then, from the page cache.
+            // Its identifiers copied (and at format version 1 its cells checked), the table's
+            // sections hold only what a read decodes later: their pages are read again then, from
+            // the page cache.
             for section in sections where section.table == index && section.kind.isPerEntity {
                 bytes.dropPages(section.range)
             }
