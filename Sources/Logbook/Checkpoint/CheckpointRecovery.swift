@@ -35,8 +35,22 @@ final class CheckpointRecovery: Sendable {
         self.replay = replay
     }
 
-    /// Whether a damaged value was found and the log replayed for it.
-    var wasUsed: Bool { replayed.withLock { $0 != nil } }
+    /// Set once a checkpoint written after the damage was found replaces this one.
+    private let replaced = Locked(false)
+
+    /// Whether a damaged value was found and no checkpoint written since: a store that writes
+    /// checkpoints by itself then writes one, so that the next open does not meet the damage
+    /// and replay the log again.
+    var needsReplacing: Bool {
+        replayed.withLock { $0 != nil } && !replaced.withLock { $0 }
+    }
+
+    /// Notes that a checkpoint was written, from values that are sound or read from the log:
+    /// the next open takes it instead of this one.
+    func noteReplaced() {
+        guard replayed.withLock({ $0 != nil }) else { return }
+        replaced.withLock { $0 = true }
+    }
 
     /// The value of attribute `attribute` of object `identifier` of table `table`, as the
     /// replay gives it; `damage` says what was wrong with the checkpoint's cell.

@@ -15,6 +15,9 @@ extension Store {
         /// Whether a checkpoint was found and ignored: a store that writes checkpoints by
         /// itself then writes a fresh one, so that the next open neither warns nor replays again.
         var ignoredOne = false
+        /// Where the loaded checkpoint's values found damaged on read come from, if one was
+        /// loaded.
+        var recovery: CheckpointRecovery?
     }
 
     /// The log a checkpoint is loaded for: a writer's, or a read-only container's.
@@ -120,13 +123,14 @@ extension Store {
                 continue
             }
             let loaded: CheckpointReader.Loaded
+            let recovery = recovery(for: reader, of: log, schema: schema, history: history, logger: logger)
             do throws(LogbookError) {
                 loaded = try reader.load(
                     schema: schema,
                     history: history,
                     valueBytesLimit: state.projection.valueBytesLimit,
                     keepingExternalReferences: log.keepsExternalReferences,
-                    recovery: recovery(for: reader, of: log, schema: schema, history: history, logger: logger)
+                    recovery: recovery
                 )
             } catch  where error.code == .outOfMemory {
                 throw error
@@ -151,7 +155,8 @@ extension Store {
                 replayed: replayed,
                 logBytes: header.logBytes,
                 resume: resume,
-                ignoredOne: ignoredOne
+                ignoredOne: ignoredOne,
+                recovery: recovery
             )
         }
         return CheckpointStart(ignoredOne: ignoredOne)
@@ -255,6 +260,8 @@ extension Store {
                 syscalls: syscalls
             )
             lastCheckpoint.withLock { $0 = max($0, snapshot.header.logBytes) }
+            // Its values were read sound, or from the log where the loaded one was damaged.
+            loadedCheckpoint.withLock { $0?.noteReplaced() }
             for removed in CheckpointFiles.prune(in: log.directory, syscalls: syscalls) {
                 logger.debug("removed an older checkpoint", metadata: ["checkpoint": "\(removed)"])
             }
@@ -305,7 +312,15 @@ extension Store {
     /// checkpoint: its size at the open plus the bytes appended since, against the size the
     /// newest checkpoint recorded. False when no interval is set or the store has no log.
     var checkpointIsDue: Bool {
-        hasGrown(by: checkpointInterval)
+        hasGrown(by: checkpointInterval) || damagedCheckpointNeedsReplacing
+    }
+
+    /// Whether a value of the loaded checkpoint was found damaged on read, and no checkpoint
+    /// written since, for a store that writes checkpoints by itself: the next one is due at
+    /// once, so that the next open does not meet the damage and replay the log again.
+    private var damagedCheckpointNeedsReplacing: Bool {
+        guard checkpointInterval > 0, log != nil else { return false }
+        return loadedCheckpoint.withLock { $0?.needsReplacing ?? false }
     }
 
     /// Whether the log has grown by more than a quarter of the configured interval since the
@@ -314,7 +329,7 @@ extension Store {
     /// its background writes; a closing one has the time to spare, and its next open is the
     /// one the user waits for.
     var checkpointIsDueAtClose: Bool {
-        hasGrown(by: checkpointInterval / 4)
+        hasGrown(by: checkpointInterval / 4) || damagedCheckpointNeedsReplacing
     }
 
     private func hasGrown(by bytes: Int) -> Bool {

@@ -98,6 +98,9 @@ final class Store: Sendable {
     /// Whether the open ignored a checkpoint (damaged, of another schema or store): the
     /// container then has a fresh one written (``startCheckpointAfterOpen()``).
     let ignoredCheckpoint = Locked(false)
+    /// The checkpoint the store's objects were loaded from, if any, for its values found damaged
+    /// on read (see ``CheckpointRecovery``).
+    let loadedCheckpoint = Locked<CheckpointRecovery?>(nil)
     /// Starts checkpoints in the background and keeps two writes from running at once.
     let checkpoints: CheckpointSchedule
     /// The schemas before ``schema``, oldest first.
@@ -238,6 +241,7 @@ final class Store: Sendable {
                 )
                 checkpointedLogBytes = start.logBytes
                 ignoredOne = start.ignoredOne
+                loadedCheckpoint.withLock { $0 = start.recovery }
             } else {
                 self.replayed = Replayed()
             }
@@ -308,6 +312,7 @@ final class Store: Sendable {
         self.lastCheckpoint = Locked(start.logBytes)
         self.checkpoints = CheckpointSchedule()
         ignoredCheckpoint.withLock { $0 = start.ignoredOne }
+        loadedCheckpoint.withLock { $0 = start.recovery }
     }
 
     /// Replays every event of the log, then `pending`, into the projection.
@@ -731,6 +736,7 @@ final class Store: Sendable {
         let checkpointed = final.lastCheckpoint.withLock { $0 }
         lastCheckpoint.withLock { $0 = max($0, checkpointed) }
         if final.ignoredCheckpoint.withLock({ $0 }) { ignoredCheckpoint.withLock { $0 = true } }
+        if let recovery = final.loadedCheckpoint.withLock({ $0 }) { loadedCheckpoint.withLock { $0 = recovery } }
         var fresh = final.state.withLock { $0 }
         fresh.captured = []
         fresh.generation = 0

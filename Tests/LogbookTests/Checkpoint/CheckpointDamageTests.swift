@@ -101,6 +101,45 @@ struct CheckpointDamageTests {
         }
     }
 
+    @Test func aCheckpointFoundDamagedOnReadIsReplacedAsTheStoreCloses() throws {
+        let store = CheckpointStore()
+        let (path, expected) = try makeStore(store, stepsAfter: 0)
+        let reader = try CheckpointReader(path: path)
+        let heap = try #require(reader.sections.first { $0.kind == .heap && $0.range.count > 8 })
+        try ByteSurgery.flipByte(in: path, at: heap.range.lowerBound + 4)
+        // A store that writes checkpoints by itself, with no save and a log far below the
+        // interval: the damage alone makes it write one as it closes.
+        do {
+            let container = try store.open(interval: 16 << 20)
+            #expect(store.openedFromCheckpoint)
+            #expect(try TripsSnapshot(container) == expected)
+            #expect(store.warnings.contains { $0.contains("damaged checkpoint \(path)") })
+        }
+        #expect(CheckpointTool.verify(path, store: store.path) == nil)
+        let warned = store.warnings.count
+        #expect(try TripsSnapshot(try store.open(interval: 16 << 20)) == expected)
+        #expect(store.openedFromCheckpoint)
+        #expect(!store.warnings.dropFirst(warned).contains { $0.contains("damaged checkpoint") }, "\(store.warnings)")
+    }
+
+    @Test func aCheckpointFoundDamagedOnReadIsReplacedByTheNextSavesBackgroundCheckpoint() throws {
+        let store = CheckpointStore()
+        let (path, expected) = try makeStore(store, stepsAfter: 0)
+        let reader = try CheckpointReader(path: path)
+        let values = try #require(reader.sections.first { $0.kind == .values && !$0.range.isEmpty })
+        try ByteSurgery.flipByte(in: path, at: values.range.lowerBound + 9)
+        let container = try store.open(interval: 16 << 20)
+        #expect(try TripsSnapshot(container) == expected)
+        #expect(store.warnings.contains { $0.contains("damaged checkpoint \(path)") })
+        let context = ModelContext(container)
+        context.insert(Trip(name: "after the damage", destination: "d", startDate: .now, endDate: .now))
+        try context.save()
+        container.store.checkpoints.close()
+        let newest = try #require(try store.checkpoints().first)
+        #expect(newest.path != path)
+        #expect(CheckpointTool.verify(newest.path, store: store.path) == nil)
+    }
+
     @Test func aCheckpointCheckedWholeNamesAFlippedByteInAValuesSection() throws {
         let store = CheckpointStore()
         let (path, _) = try makeStore(store)
