@@ -130,8 +130,8 @@ final class CheckpointCells: @unchecked Sendable {
     /// checked first, and the cell's shape (see ``check()``).
     func decode(_ index: Int) -> Result<AttributeValue, Damage> {
         precondition(index >= 0 && index < count, "a cell outside the table")
-        if cellChunks != nil, let damage = checkOnRead(index) { return .failure(damage) }
         let (tag, length, payload) = fields(index)
+        if cellChunks != nil, let damage = checkOnRead(index, tag, length, payload) { return .failure(damage) }
         let position = index * CheckpointFormat.cellSize
         switch EventCodec.ValueTag(rawValue: tag) {
         case .null: return .success(.null)
@@ -206,15 +206,16 @@ final class CheckpointCells: @unchecked Sendable {
         )
     }
 
-    /// Checks the chunks cell `index` and its heap bytes lie in, and the cell's shape.
-    private func checkOnRead(_ index: Int) -> Damage? {
+    /// Checks the chunks cell `index` and its heap bytes lie in, and the cell's shape; `tag`,
+    /// `length` and `payload` are the cell's fields, read by the caller, which the checksum of
+    /// the chunk vouches for once this returns `nil`.
+    private func checkOnRead(_ index: Int, _ tag: UInt8, _ length: UInt32, _ payload: UInt64) -> Damage? {
         guard let cellChunks, let heapChunks else { return nil }
         let position = index * CheckpointFormat.cellSize
         let cell = (cellsOffset + position)..<(cellsOffset + position + CheckpointFormat.cellSize)
         if let offset = cellChunks.check(cell) {
             return Damage(position: position, what: "checksum mismatch in the chunk at byte \(offset)")
         }
-        let (tag, length, payload) = fields(index)
         guard let kind = EventCodec.ValueTag(rawValue: tag) else {
             return Damage(position: position, what: "unknown value tag \(tag)")
         }
@@ -237,8 +238,8 @@ final class CheckpointCells: @unchecked Sendable {
     /// in the payload). `nil` when the cell fails the checks of a checkpoint checked as it is
     /// read: the value is then decoded, from the log, and written anew.
     func raw(_ index: Int) -> (tag: UInt8, length: UInt32, payload: UInt64, stored: UnsafeRawBufferPointer?)? {
-        if cellChunks != nil, checkOnRead(index) != nil { return nil }
         let (tag, length, payload) = fields(index)
+        if cellChunks != nil, checkOnRead(index, tag, length, payload) != nil { return nil }
         switch EventCodec.ValueTag(rawValue: tag) {
         case .null, .false, .true, .int, .uint, .double, .float, .date, nil:
             return (tag, length, payload, nil)
@@ -249,8 +250,8 @@ final class CheckpointCells: @unchecked Sendable {
 
     /// The reference of cell `index` when it holds a value kept in a file.
     func externalReference(_ index: Int) -> ExternalReference? {
-        if cellChunks != nil, checkOnRead(index) != nil { return nil }
         let (tag, length, payload) = fields(index)
+        if cellChunks != nil, checkOnRead(index, tag, length, payload) != nil { return nil }
         guard tag == EventCodec.ValueTag.external.rawValue else { return nil }
         return ExternalReference(fixedBytes: stored(payload, length))
     }

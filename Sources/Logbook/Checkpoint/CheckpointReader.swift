@@ -34,7 +34,7 @@ package struct CheckpointReader: Sendable {
 
     /// How much of the file the reader checks before it is used.
     package enum Checking: Sendable {
-        /// Every section and every chunk: what the tool and copies between stores use.
+        /// Every section and every chunk: what the `logbook` tool uses.
         case whole
         /// All but the values and heaps of a checkpoint of format version 2, whose chunks are
         /// checked the first time a read touches them (see ``CheckpointChunks``): what an open
@@ -156,6 +156,7 @@ package struct CheckpointReader: Sendable {
         }
         // Version 2 lists the checksum of every chunk; the values and heaps may wait for them.
         var chunks: CheckpointChunks?
+        var chunksIndex: Int?
         var later: Set<Int> = []
         if version >= 2 {
             guard let index = sections.firstIndex(where: { $0.kind == .chunks }) else {
@@ -171,12 +172,14 @@ package struct CheckpointReader: Sendable {
                     at: sections[index].range.lowerBound
                 )
             }
+            chunksIndex = index
             chunks = CheckpointChunks(region: region, section: sections[index].range, ranges: sections.map(\.range))
             guard chunks != nil else {
                 throw damage("the chunks section does not match the sections", at: sections[index].range.lowerBound)
             }
         }
-        let checked = sections.indices.filter { !later.contains($0) }
+        // The chunks section, if any, was checked above.
+        let checked = sections.indices.filter { !later.contains($0) && $0 != chunksIndex }
         let sums = Self.checksums(of: checked.map { sections[$0].range }, in: region)
         for (index, sum) in zip(checked, sums) where sum != storedChecksums[index] {
             throw damage(
