@@ -242,12 +242,16 @@ final class PostgresLog: ExternalLog {
 
     /// The connector, made and checked on first use: the tables exist, the store is recorded,
     /// and its format is one this release reads.
-    private func connected() throws(LogbookError) -> PostgresConnector {
+    ///
+    /// - Parameter timeout: How long a new connector's check may wait for the server. Without
+    ///   one, it waits as long as the pool keeps trying to connect (until its circuit breaker
+    ///   trips, after about 15 seconds of failed attempts).
+    private func connected(within timeout: Duration? = nil) throws(LogbookError) -> PostgresConnector {
         try state.withLock { (state) throws(LogbookError) -> PostgresConnector in
             if let connector = state.connector { return connector }
             let connector = PostgresConnector(configuration: client, logger: logger)
             do throws(LogbookError) {
-                try checkFormat(connector)
+                try checkFormat(connector, timeout: timeout)
             } catch {
                 connector.shutDown()
                 throw error
@@ -258,11 +262,11 @@ final class PostgresLog: ExternalLog {
         }
     }
 
-    private func checkFormat(_ connector: PostgresConnector) throws(LogbookError) {
+    private func checkFormat(_ connector: PostgresConnector, timeout: Duration?) throws(LogbookError) {
         let (store, logger) = (store, logger)
         let version: Int32?
         do {
-            version = try connector.blocking { client in
+            version = try connector.blocking(timeout: timeout) { client in
                 try await client.withTransaction(logger: logger) { connection in
                     _ = try await connection.execute(TakeSetupLock(), logger: logger).reduce(into: 0) { _, _ in }
                     for statement in postgresCreateTables { _ = try await connection.query(statement, logger: logger) }
@@ -351,7 +355,8 @@ final class PostgresLog: ExternalLog {
         while ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.1)
             do {
-                let connector = try connected()
+                // A new connector's check waits no longer than the deadline either.
+                let connector = try connected(within: deadline - ContinuousClock.now)
                 let remaining = deadline - ContinuousClock.now
                 let stored = try connector.blocking(timeout: remaining) { client in
                     try await client.execute(read).reduce(into: [UInt8]?.none) { found, row in found = row }
