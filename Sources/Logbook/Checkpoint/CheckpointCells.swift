@@ -37,9 +37,14 @@ final class CheckpointCells: @unchecked Sendable {
         var heapSection: Int
     }
 
-    /// The chunks of the cells and of the heap, for a checkpoint checked as it is read.
-    private let cellChunks: CheckpointChunks.SectionChunks?
-    private let heapChunks: CheckpointChunks.SectionChunks?
+    /// Whether the cells and heap are checked as they are read, with ``cellChunks`` and
+    /// ``heapChunks``.
+    private let checksOnRead: Bool
+    /// The chunks of the cells and of the heap, for a checkpoint checked as it is read; with no
+    /// chunks otherwise. Kept out of an optional so that a read's check uses them in place: a
+    /// copy retained and released the checks' object for every value read.
+    private let cellChunks: CheckpointChunks.SectionChunks
+    private let heapChunks: CheckpointChunks.SectionChunks
 
     /// Where the value of a damaged cell comes from: the objects of the checkpoint's sequence
     /// number replayed from the log, and what names the cell's object there.
@@ -70,8 +75,9 @@ final class CheckpointCells: @unchecked Sendable {
         self.heapOffset = heap.lowerBound
         self.count = count
         self.recovery = recovery
-        cellChunks = checks.map { $0.chunks.chunks(of: $0.cellsSection) }
-        heapChunks = checks.map { $0.chunks.chunks(of: $0.heapSection) }
+        checksOnRead = checks != nil
+        cellChunks = checks.map { $0.chunks.chunks(of: $0.cellsSection) } ?? .none
+        heapChunks = checks.map { $0.chunks.chunks(of: $0.heapSection) } ?? .none
     }
 
     /// Checks every cell: a known tag, stored bytes within the heap, the length a UUID or a file
@@ -131,7 +137,7 @@ final class CheckpointCells: @unchecked Sendable {
     func decode(_ index: Int) -> Result<AttributeValue, Damage> {
         precondition(index >= 0 && index < count, "a cell outside the table")
         let (tag, length, payload) = fields(index)
-        if cellChunks != nil, let damage = checkOnRead(index, tag, length, payload) { return .failure(damage) }
+        if checksOnRead, let damage = checkOnRead(index, tag, length, payload) { return .failure(damage) }
         let position = index * CheckpointFormat.cellSize
         switch EventCodec.ValueTag(rawValue: tag) {
         case .null: return .success(.null)
@@ -210,7 +216,6 @@ final class CheckpointCells: @unchecked Sendable {
     /// `length` and `payload` are the cell's fields, read by the caller, which the checksum of
     /// the chunk vouches for once this returns `nil`.
     private func checkOnRead(_ index: Int, _ tag: UInt8, _ length: UInt32, _ payload: UInt64) -> Damage? {
-        guard let cellChunks, let heapChunks else { return nil }
         let position = index * CheckpointFormat.cellSize
         let cell = (cellsOffset + position)..<(cellsOffset + position + CheckpointFormat.cellSize)
         if let offset = cellChunks.check(cell) {
@@ -239,7 +244,7 @@ final class CheckpointCells: @unchecked Sendable {
     /// read: the value is then decoded, from the log, and written anew.
     func raw(_ index: Int) -> (tag: UInt8, length: UInt32, payload: UInt64, stored: UnsafeRawBufferPointer?)? {
         let (tag, length, payload) = fields(index)
-        if cellChunks != nil, checkOnRead(index, tag, length, payload) != nil { return nil }
+        if checksOnRead, checkOnRead(index, tag, length, payload) != nil { return nil }
         switch EventCodec.ValueTag(rawValue: tag) {
         case .null, .false, .true, .int, .uint, .double, .float, .date, nil:
             return (tag, length, payload, nil)
@@ -251,7 +256,7 @@ final class CheckpointCells: @unchecked Sendable {
     /// The reference of cell `index` when it holds a value kept in a file.
     func externalReference(_ index: Int) -> ExternalReference? {
         let (tag, length, payload) = fields(index)
-        if cellChunks != nil, checkOnRead(index, tag, length, payload) != nil { return nil }
+        if checksOnRead, checkOnRead(index, tag, length, payload) != nil { return nil }
         guard tag == EventCodec.ValueTag.external.rawValue else { return nil }
         return ExternalReference(fixedBytes: stored(payload, length))
     }

@@ -80,31 +80,36 @@ final class CheckpointChunks: @unchecked Sendable {
     /// The chunks of one section, for a reader that checks many ranges of it: the lookups of
     /// ``check(section:_:)`` done once.
     struct SectionChunks {
-        /// The checks, kept alive with the states the view points into.
-        let chunks: CheckpointChunks
+        /// The checks, kept alive with the states the view points into; `nil` for ``none``.
+        let chunks: CheckpointChunks?
         let section: Int
         /// Where the section begins in the file.
         let start: Int
-        /// The state of the section's first chunk.
-        let states: UnsafeMutablePointer<UInt8>
+        /// The state of the section's first chunk; `nil` for ``none``.
+        let states: UnsafeMutablePointer<UInt8>?
         let count: Int
 
         /// ``CheckpointChunks/check(section:_:)`` for this section; the sound chunks are found
         /// with one load each.
         @inline(__always)
         func check(_ range: Range<Int>) -> Int? {
-            guard count > 0 else { return nil }
+            guard count > 0, let states else { return nil }
             let first = (range.lowerBound &- start) / CheckpointFormat.chunkSize
             let last = range.isEmpty ? first : (range.upperBound &- 1 &- start) / CheckpointFormat.chunkSize
             var chunk = first
             while chunk <= last {
                 guard chunk < count else { return start &+ chunk &* CheckpointFormat.chunkSize }
                 if logbook_load_acquire(states + chunk) != CheckpointChunks.sound {
-                    return chunks.check(section: section, range)
+                    return chunks?.check(section: section, range)
                 }
                 chunk &+= 1
             }
             return nil
+        }
+
+        /// No chunks: nothing to check.
+        static var none: SectionChunks {
+            SectionChunks(chunks: nil, section: 0, start: 0, states: nil, count: 0)
         }
     }
 

@@ -40,7 +40,7 @@ extension CheckpointReader {
                 keepingExternalReferences: keepingExternalReferences,
                 recovery: recovery
             )
-            // Its identifiers copied (and at format version 1 its cells checked), the table's
+            // Its identifiers indexed (and at format version 1 its cells checked), the table's
             // sections hold only what a read decodes later: their pages are read again then, from
             // the page cache.
             for section in sections where section.table == index && section.kind.isPerEntity {
@@ -195,22 +195,20 @@ extension CheckpointReader {
         func word(_ at: Int) -> UInt64 {
             UInt64(littleEndian: inPlace.loadUnaligned(fromByteOffset: start &+ at &* 8, as: UInt64.self))
         }
+        // Read in place, as the to-one columns are (see ``WordColumn``).
+        let identifiers = WordColumn(stored: bytes, offset: identifiersOffset, count: slots)
         var live = 0
         var largest: UInt64 = 0
-        let identifiers = [UInt64](unsafeUninitializedCapacity: slots) { buffer, initialized in
-            for slot in 0..<slots {
-                let id = word(slot)
-                buffer[slot] = id
-                live &+= id == 0 ? 0 : 1
-                largest = max(largest, id)
-            }
-            initialized = slots
+        for slot in 0..<slots {
+            let id = word(slot)
+            live &+= id == 0 ? 0 : 1
+            largest = max(largest, id)
         }
         var freeSlots: [Int] = []
         freeSlots.reserveCapacity(Int(freeCount))
         for position in slots..<(slots + Int(freeCount)) {
             let slot = word(position)
-            guard slot < slotCount, identifiers[Int(slot)] == 0 else {
+            guard slot < slotCount, word(Int(slot)) == 0 else {
                 throw damage("a free slot that is not free", in: section, at: start + position * 8)
             }
             freeSlots.append(Int(slot))
@@ -239,12 +237,8 @@ extension CheckpointReader {
             }
         )
         try loadLinks(of: &table, index, slots: slots)
-        projection.slots.prepare(adding: live, upTo: largest)
-        for (slot, id) in identifiers.enumerated() where id != 0 {
-            guard projection.slots.slot(of: id) == nil else {
-                throw damage("identifier \(id) held twice", in: section, at: 0)
-            }
-            projection.slots.set(id, slot: slot)
+        if let twice = projection.slots.record(identifiers, largest: largest, live: live) {
+            throw damage("identifier \(twice) held twice", in: section, at: 0)
         }
         // The unique indexes are built on another thread; a first fetch does not wait for them.
         table.buildUniqueIndexesInBackground()
@@ -341,7 +335,7 @@ extension CheckpointReader {
 
     private func loadLinks(of table: inout EntityTable, _ index: Int, slots: Int) throws(LogbookError) {
         let section = try self.section(.links, table: index)
-        // Read in place: the to-one columns are copied, the to-many lists stay in the file.
+        // Read in place: the to-one columns and the to-many lists stay in the file.
         let words = bytes.buffer(section.range)
         var position = 0
         func truncated() -> LogbookError { damage("truncated", in: section, at: position) }
@@ -351,11 +345,11 @@ extension CheckpointReader {
         for relationship in table.isToMany.indices {
             guard slots <= (words.count - position) / 8 else { throw truncated() }
             guard table.isToMany[relationship] else {
-                let first = position
-                table.toOne[relationship] = [UInt64](unsafeUninitializedCapacity: slots) { column, initialized in
-                    for slot in 0..<slots { column[slot] = word(first &+ slot &* 8) }
-                    initialized = slots
-                }
+                table.toOne[relationship] = WordColumn(
+                    stored: bytes,
+                    offset: section.range.lowerBound + position,
+                    count: slots
+                )
                 position += slots * 8
                 continue
             }

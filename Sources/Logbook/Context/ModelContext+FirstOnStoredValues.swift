@@ -123,11 +123,11 @@ extension ModelContext {
         if let candidates {
             for candidate in candidates where !offer(candidate.id, candidate.slot) { return nil }
         } else {
-            let complete = table.pointee.identifiers.withUnsafeBufferPointer { identifiers in
-                for (slot, id) in identifiers.enumerated() where id != 0 && !offer(id, slot) { return false }
-                return true
+            let identifiers = table.pointee.identifiers
+            for slot in identifiers.indices {
+                let id = identifiers[slot]
+                if id != 0 && !offer(id, slot) { return nil }
             }
-            guard complete else { return nil }
         }
         let sorted = selection.sorted()
         let chosen: [(id: UInt64, slot: Int)]? =

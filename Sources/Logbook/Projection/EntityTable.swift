@@ -14,7 +14,7 @@
 package struct EntityTable: Sendable {
     package let entity: Schema.Entity
     /// The identifier in each slot; 0 for a free slot.
-    var identifiers: [UInt64] = []
+    var identifiers = WordColumn()
     /// The attribute values, ``width`` per slot: the value of attribute `a` of the object in
     /// slot `s` is at `s * width + a`.
     var values = ValueColumn()
@@ -22,7 +22,7 @@ package struct EntityTable: Sendable {
     let width: Int
     /// For each relationship: its target in each slot when the relationship is to-one (0 for
     /// none); empty for a to-many relationship.
-    var toOne: [[UInt64]]
+    var toOne: [WordColumn]
     /// For each relationship: its targets in each slot when the relationship is to-many; empty
     /// for a to-one relationship.
     var toMany: [LinkLists]
@@ -116,7 +116,7 @@ package struct EntityTable: Sendable {
         sortedIndexes = leading.map { SortedIndex(attribute: $0) }
         width = entity.attributes.count
         isToMany = entity.relationships.map(\.isToMany)
-        toOne = Array(repeating: [], count: entity.relationships.count)
+        toOne = Array(repeating: WordColumn(), count: entity.relationships.count)
         toMany = Array(repeating: LinkLists(), count: entity.relationships.count)
     }
 

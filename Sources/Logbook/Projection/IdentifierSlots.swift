@@ -61,9 +61,50 @@ struct IdentifierSlots: Sendable {
     /// Makes the array cover identifiers up to `largest` at once, for `objects` about to be set,
     /// when the array would grow to cover them one by one anyway: a table loaded from a
     /// checkpoint, whose identifiers come in slot order rather than ascending.
-    mutating func prepare(adding objects: Int, upTo largest: UInt64) {
+    private mutating func prepare(adding objects: Int, upTo largest: UInt64) {
         guard largest >= UInt64(dense.count), largest < UInt64(count &+ objects) &* 4 &+ (1 << 20) else { return }
         grow(toCover: Int(largest))
+    }
+
+    /// Records the slot of every identifier of a table loaded whole, 0 standing for a free
+    /// slot: what ``set(_:slot:)`` for each would, in one pass over the array.
+    ///
+    /// - Returns: The first identifier already recorded, in this table or another, which only a
+    ///   damaged checkpoint holds; the identifiers before it are recorded, the others not.
+    mutating func record(_ identifiers: WordColumn, largest: UInt64, live: Int) -> UInt64? {
+        precondition(identifiers.count < Int(Self.none), "a table holds at most \(Self.none - 1) objects")
+        prepare(adding: live, upTo: largest)
+        let covered = UInt64(dense.count)
+        var added = 0
+        var duplicate: UInt64?
+        var beyond = false
+        dense.withUnsafeMutableBufferPointer { dense in
+            for slot in identifiers.indices {
+                let id = identifiers[slot]
+                guard id != 0 else { continue }
+                guard id < covered else {
+                    beyond = true
+                    continue
+                }
+                guard dense[Int(id)] == Self.none else {
+                    duplicate = id
+                    return
+                }
+                dense[Int(id)] = UInt32(truncatingIfNeeded: slot)
+                added &+= 1
+            }
+        }
+        count += added
+        if let duplicate { return duplicate }
+        guard beyond else { return nil }
+        // Identifiers too far beyond the others for the array, one at a time.
+        for position in identifiers.indices {
+            let id = identifiers[position]
+            guard id != 0, id >= covered else { continue }
+            if slot(of: id) != nil { return id }
+            set(id, slot: position)
+        }
+        return nil
     }
 
     /// Identifiers below this go to the array: four times the identifiers held and a million

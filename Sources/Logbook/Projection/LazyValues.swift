@@ -35,8 +35,13 @@ final class LazyValues: @unchecked Sendable {
 
     init(_ cells: CheckpointCells) {
         self.cells = cells
-        states = UnsafeMutablePointer<UInt8>.allocate(capacity: Swift.max(cells.count, 1))
-        states.initialize(repeating: Self.undecoded, count: Swift.max(cells.count, 1))
+        // Zeroed memory (`undecoded`) from `calloc`: a large block comes straight from the
+        // system, whose pages are zero until touched, so the states of cells never read cost
+        // no memory and no time.
+        guard let zeroed = calloc(Swift.max(cells.count, 1), MemoryLayout<UInt8>.stride) else {
+            fatalError("out of memory for the decoding states of \(cells.count) checkpoint values")
+        }
+        states = zeroed.bindMemory(to: UInt8.self, capacity: Swift.max(cells.count, 1))
         complete = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
         complete.initialize(to: cells.count == 0 ? 1 : 0)
         remaining = UnsafeMutablePointer<Int>.allocate(capacity: 1)
@@ -44,7 +49,7 @@ final class LazyValues: @unchecked Sendable {
     }
 
     deinit {
-        states.deallocate()
+        free(states)
         complete.deallocate()
         remaining.deallocate()
     }

@@ -262,6 +262,31 @@ struct CheckpointDamageTests {
         #expect(error?.message.contains("the log was changed after it was on disk") == true)
     }
 
+    @Test func anIdentifierHeldTwiceUnderSoundChecksumsIsIgnored() throws {
+        let store = CheckpointStore()
+        let (path, expected) = try makeStore(store)
+        let reader = try CheckpointReader(path: path)
+        let section = try #require(reader.sections.first { $0.kind == .entity && $0.table == 0 })
+        var bytes = try ByteSurgery.bytes(of: path)
+        func word(_ offset: Int) -> Int {
+            (0..<8).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+        }
+        // The entity section's fields (see the On-disk format article), then its identifiers.
+        let start = section.range.lowerBound
+        let nameLength = (0..<4).reduce(0) { $0 | Int(bytes[start + $1]) << (8 * $1) }
+        var position = (4 + nameLength + 7) / 8 * 8
+        let slots = word(start + position)
+        let uniqueCount = (0..<4).reduce(0) { $0 | Int(bytes[start + position + 24 + $1]) << (8 * $1) }
+        position = (position + 32 + 4 * uniqueCount + 7) / 8 * 8 + 8
+        let live = (0..<slots).map { start + position + 8 * $0 }.filter { word($0) != 0 }
+        try #require(live.count >= 2)
+        let twice = word(live[0])
+        for index in 0..<8 { bytes[live[1] + index] = bytes[live[0] + index] }
+        #expect(CheckpointSeal.reseal(&bytes))
+        try ByteSurgery.write(bytes, to: path)
+        try expectIgnored(store, path, "identifier \(twice) held twice", expected)
+    }
+
     private func contents(_ path: String) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)

@@ -72,3 +72,34 @@ struct IdentifierSlotsTests {
         #expect(slots.slot(of: 1 << 63) == 8)
     }
 }
+
+/// Recording a table's identifiers in one pass, as a checkpoint's load does.
+struct IdentifierSlotsRecordTests {
+    @Test func recordingATableAgreesWithSettingEachIdentifier() {
+        var generator = SeededGenerator(seed: 9)
+        // Slots in no order, free slots (0), and a few identifiers too far for the array.
+        var identifiers = (1...5_000).map { UInt64($0) }.shuffled(using: &generator)
+        for position in stride(from: 0, to: identifiers.count, by: 7) { identifiers[position] = 0 }
+        identifiers.append(1 << 40)
+        identifiers.append(0)
+        identifiers.append((1 << 40) + 3)
+        var recorded = IdentifierSlots()
+        let largest = identifiers.max() ?? 0
+        #expect(recorded.record(WordColumn(identifiers), largest: largest, live: identifiers.count) == nil)
+        var expected = IdentifierSlots()
+        for (slot, id) in identifiers.enumerated() where id != 0 { expected.set(id, slot: slot) }
+        #expect(recorded.count == expected.count)
+        for id in identifiers + [0, 5_001, 1 << 40 + 1] {
+            #expect(recorded.slot(of: id) == expected.slot(of: id), "identifier \(id)")
+        }
+    }
+
+    @Test func anIdentifierHeldTwiceIsNamed() {
+        var slots = IdentifierSlots()
+        #expect(slots.record(WordColumn([4, 0, 9]), largest: 9, live: 2) == nil)
+        // Another table holding 9 again, and one holding a far identifier twice.
+        #expect(slots.record(WordColumn([12, 9, 13]), largest: 13, live: 3) == 9)
+        var far = IdentifierSlots()
+        #expect(far.record(WordColumn([1 << 40, 2, 1 << 40]), largest: 1 << 40, live: 3) == 1 << 40)
+    }
+}

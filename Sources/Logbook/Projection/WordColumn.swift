@@ -1,0 +1,77 @@
+/// A column of 64-bit words, one per slot: a table's identifiers, or the targets of a to-one
+/// relationship.
+///
+/// A table replayed from the log holds its columns in arrays. A table loaded from a checkpoint
+/// reads them where they lie in the file, little-endian words in place (see the On-disk format
+/// article), until the column is first written: it then copies them into an array of its own,
+/// once. An open from a checkpoint therefore neither allocates nor copies the columns of a
+/// table it only reads.
+struct WordColumn: RandomAccessCollection, @unchecked Sendable {
+    // Unchecked: `stored` points into `region`'s bytes, which never change and stay alive as
+    // long as this column refers to them.
+
+    /// The words once copied, or for a column that never was in a checkpoint.
+    private var owned: [UInt64] = []
+    /// The first stored word, while the column is still the checkpoint's.
+    private var stored: UnsafeRawPointer?
+    private var storedCount = 0
+    /// The checkpoint that holds the stored words, kept alive with them.
+    private var region: CheckpointBytes?
+
+    /// An empty column.
+    init() {}
+
+    /// The words of `array`.
+    init(_ array: [UInt64]) {
+        owned = array
+    }
+
+    /// `count` words of `region`, from byte `offset`, read in place until the column changes.
+    init(stored region: CheckpointBytes, offset: Int, count: Int) {
+        let bytes = region.buffer(offset..<(offset + count * 8))
+        self.region = region
+        stored = bytes.baseAddress
+        storedCount = count
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { stored == nil ? owned.count : storedCount }
+
+    /// Whether the words are still read from a checkpoint.
+    var isStored: Bool { stored != nil }
+
+    subscript(position: Int) -> UInt64 {
+        @inline(__always) get {
+            if let stored {
+                precondition(UInt(bitPattern: position) < UInt(bitPattern: storedCount), "index out of range")
+                return UInt64(littleEndian: stored.loadUnaligned(fromByteOffset: position &* 8, as: UInt64.self))
+            }
+            return owned[position]
+        }
+        set {
+            makeOwned()
+            owned[position] = newValue
+        }
+    }
+
+    /// Adds a word at the end.
+    mutating func append(_ word: UInt64) {
+        makeOwned()
+        owned.append(word)
+    }
+
+    /// Copies the stored words into ``owned``, before the first change.
+    private mutating func makeOwned() {
+        guard let start = stored else { return }
+        let count = storedCount
+        owned = [UInt64](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for index in 0..<count {
+                buffer[index] = UInt64(littleEndian: start.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self))
+            }
+            initialized = count
+        }
+        stored = nil
+        storedCount = 0
+        region = nil
+    }
+}
