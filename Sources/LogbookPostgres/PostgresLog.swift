@@ -243,15 +243,15 @@ final class PostgresLog: ExternalLog {
     /// The connector, made and checked on first use: the tables exist, the store is recorded,
     /// and its format is one this release reads.
     ///
-    /// - Parameter timeout: How long a new connector's check may wait for the server. Without
-    ///   one, it waits as long as the pool keeps trying to connect (until its circuit breaker
-    ///   trips, after about 15 seconds of failed attempts).
+    /// - Parameter timeout: How long a new connector's check may wait for the server;
+    ///   ``inDoubtTimeout`` when `nil`. Without a limit, it would wait as long as postgres-nio's
+    ///   pool keeps trying to connect to a server that is down: more than a minute.
     private func connected(within timeout: Duration? = nil) throws(LogbookError) -> PostgresConnector {
         try state.withLock { (state) throws(LogbookError) -> PostgresConnector in
             if let connector = state.connector { return connector }
             let connector = PostgresConnector(configuration: client, logger: logger)
             do throws(LogbookError) {
-                try checkFormat(connector, timeout: timeout)
+                try checkFormat(connector, timeout: timeout ?? inDoubtTimeout)
             } catch {
                 connector.shutDown()
                 throw error
@@ -262,7 +262,7 @@ final class PostgresLog: ExternalLog {
         }
     }
 
-    private func checkFormat(_ connector: PostgresConnector, timeout: Duration?) throws(LogbookError) {
+    private func checkFormat(_ connector: PostgresConnector, timeout: Duration) throws(LogbookError) {
         let (store, logger) = (store, logger)
         let version: Int32?
         do {

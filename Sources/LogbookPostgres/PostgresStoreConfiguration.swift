@@ -24,7 +24,8 @@ public struct PostgresStoreConfiguration: Sendable {
     /// How postgres-nio connects: server, credentials, database, TLS, pool size.
     public var client: PostgresClient.Configuration
     /// How long a save whose connection failed mid-append keeps asking the server whether its
-    /// batch landed, before it throws with its changes pending. 15 seconds by default.
+    /// batch landed, before it throws with its changes pending; and how long any read, append or
+    /// new connection waits for the server to answer before it throws. 15 seconds by default.
     public var inDoubtTimeout: Duration = .seconds(15)
     /// How long a container whose models need the store migrated waits while another
     /// container, on any host, migrates it, before it throws `LogbookError.Code.storeLocked`

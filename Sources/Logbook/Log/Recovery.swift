@@ -65,6 +65,11 @@ enum Recovery {
             let file = try SegmentDirectory.open(segment, writable: isLast, syscalls: syscalls)
             defer { file.close() }
             var scanner = try SegmentScanner(file: file, maximumBatchSize: configuration.maximumBatchSize)
+            if isLast, configuration.verification == .lastSegment, let point = recorded,
+                let resumed = try resume(&scanner, at: point, in: segment)
+            {
+                expected = resumed
+            }
             scan: while true {
                 switch try scanner.next(.checksum) {
                 case .batch(let header, let offset, _):
@@ -149,6 +154,36 @@ enum Recovery {
             }
         }
         return outcome
+    }
+
+    /// Moves `scanner` to the batch the durable record names in the last segment, when that
+    /// batch is there, sound, with the recorded sequence number and checksum: the batches
+    /// before it reached the disk and were checked as they were written, and a read checks them
+    /// again (an open from a checkpoint reads none of those the checkpoint holds). The open then
+    /// checks the segment from there on, so that it costs the saves since the record, not the
+    /// segment's size.
+    ///
+    /// - Returns: The first sequence number of that batch; `nil`, the scanner at the start of
+    ///   the segment, when the record does not name a sound batch there: the open then checks
+    ///   the whole segment, and the durable point check judges the record.
+    private static func resume(
+        _ scanner: inout SegmentScanner,
+        at point: DurablePoint,
+        in segment: SegmentFile
+    ) throws(LogbookError) -> UInt64? {
+        guard let location = point.location, location.segmentFirstSequence == segment.firstSequence,
+            location.offset > 0
+        else { return nil }
+        scanner.seek(to: location.offset)
+        if case .batch(let header, _, _) = try scanner.next(.checksum), header.eventCount > 0,
+            header.lastSequence == point.sequence, header.checksum == point.checksum,
+            header.firstSequence >= segment.firstSequence
+        {
+            scanner.seek(to: location.offset)
+            return header.firstSequence
+        }
+        scanner.seek(to: 0)
+        return nil
     }
 
     /// Damage at the end of the log, judged.
