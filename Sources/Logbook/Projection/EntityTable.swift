@@ -245,10 +245,19 @@ package struct EntityTable: Sendable {
 
     /// The values of a composite unique constraint in `slot`, or `nil` when one is `null`.
     private func compositeKey(_ position: Int, slot: Int) -> [AttributeValue]? {
+        compositeKey(position, slot: slot) { self.value($0, $1) }
+    }
+
+    /// ``compositeKey(_:slot:)`` with the values `read` gives.
+    private func compositeKey(
+        _ position: Int,
+        slot: Int,
+        reading read: (Int, Int) -> AttributeValue
+    ) -> [AttributeValue]? {
         var key: [AttributeValue] = []
         key.reserveCapacity(compositeUniques[position].count)
         for attribute in compositeUniques[position] {
-            let value = self.value(slot, attribute)
+            let value = read(slot, attribute)
             if value == .null { return nil }
             key.append(value)
         }
@@ -291,21 +300,40 @@ package struct EntityTable: Sendable {
     /// takes the place of any other object with an equal value.
     mutating func index(_ id: UInt64, slot: Int) {
         adoptUniqueIndexes()
+        indexUnique(id, slot: slot, peeking: false)
+        indexEqualities(id, slot: slot)
+    }
+
+    /// ``index(_:slot:)`` for the build of the unique indexes of a table loaded from a
+    /// checkpoint (see ``PendingUniqueIndexes``), which has no equality indexes yet: it reads
+    /// the values with ``ValueColumn/peek(_:)``, so that the build decodes none of them into the
+    /// column. The indexes keep the bytes they compare; the column's memory is left for the
+    /// values that are read.
+    mutating func indexAsLoaded(_ id: UInt64, slot: Int) {
+        indexUnique(id, slot: slot, peeking: true)
+    }
+
+    /// Adds `id`, in `slot`, to the unique and composite indexes; `peeking` reads the values
+    /// without decoding them into the column.
+    @inline(__always)
+    private mutating func indexUnique(_ id: UInt64, slot: Int, peeking: Bool) {
+        func read(_ slot: Int, _ attribute: Int) -> AttributeValue {
+            peeking ? values.peek(slot &* width &+ attribute) : value(slot, attribute)
+        }
         for position in compositeUniques.indices {
-            guard let key = compositeKey(position, slot: slot) else { continue }
+            guard let key = compositeKey(position, slot: slot, reading: read) else { continue }
             compositeIndexes[position][key] = id
         }
         for position in uniqueAttributes.indices {
             let attribute = uniqueAttributes[position]
-            let value = self.value(slot, attribute)
+            let value = read(slot, attribute)
             guard value != .null else { continue }
             let hash = UniqueIndex.hash(value)
-            switch uniqueIndexes[position].probe(hash, where: { self.value($0, attribute) == value }) {
+            switch uniqueIndexes[position].probe(hash, where: { read($0, attribute) == value }) {
             case .found(_, let bucket): uniqueIndexes[position].replace(at: bucket, slot: slot, id: id)
             case .vacant(let bucket): uniqueIndexes[position].insert(hash, slot: slot, id: id, value: value, at: bucket)
             }
         }
-        indexEqualities(id, slot: slot)
     }
 
     /// Adds the object `id`, whose values are in `slot`, to the indexes, unless another live

@@ -90,29 +90,14 @@ final class LazyValues: @unchecked Sendable {
         }
     }
 
-    /// Decodes the cells from `start` on, every `step`-th, that are not decoded yet; with
-    /// `fromTheEnd`, the same cells from the last to the first.
-    func decode(
-        from start: Int,
-        every step: Int,
-        into base: UnsafeMutablePointer<AttributeValue>,
-        fromTheEnd: Bool = false
-    ) {
+    /// Decodes the cells from `start` on, every `step`-th, that are not decoded yet.
+    func decode(from start: Int, every step: Int, into base: UnsafeMutablePointer<AttributeValue>) {
         precondition(step > 0 && start >= 0, "a positive step from a cell")
         var done = 0
-        if fromTheEnd {
-            guard start < cells.count else { return }
-            var index = start + (cells.count - 1 - start) / step * step
-            while index >= start {
-                if claimAndDecode(index, into: base) { done &+= 1 }
-                index &-= step
-            }
-        } else {
-            var index = start
-            while index < cells.count {
-                if claimAndDecode(index, into: base) { done &+= 1 }
-                index &+= step
-            }
+        var index = start
+        while index < cells.count {
+            if claimAndDecode(index, into: base) { done &+= 1 }
+            index &+= step
         }
         if done > 0 { noteDecoded(done) }
     }

@@ -44,12 +44,12 @@ final class PendingUniqueIndexes: @unchecked Sendable {
         // Room for every object, allocated here: the loading thread leaves the indexes empty,
         // and an index shared with the loaded table would be copied on the first insert.
         table.restoreUnique(table.uniqueAttributes, expecting: table.count)
-        // The unique values are read object by object: decoded in one pass first, from the last
-        // slot back, so that a first fetch decoding the same column from the first slot on meets
-        // this pass once, in the middle, instead of waiting on it cell after cell.
-        table.values.decode(attributes: table.uniqueAttributes, width: table.width, fromTheEnd: true)
+        // The values are read from the checkpoint's cells without being decoded into the
+        // column, which holds only what the app reads: building an index decoded every unique
+        // value of the table (and wrote the memory of every object's values) for a first
+        // screen that shows twenty.
         for (slot, id) in table.identifiers.enumerated() where id != 0 {
-            table.index(id, slot: slot)
+            table.indexAsLoaded(id, slot: slot)
         }
         return table.builtIndexes
     }

@@ -202,12 +202,11 @@ struct ValueColumn: Sendable {
     }
 
     /// Decodes the values of `attributes` in every slot, `width` values per slot, that are not
-    /// yet: for a caller about to read them all, one slot after another; with `fromTheEnd`, from
-    /// the last slot to the first.
-    func decode(attributes: [Int], width: Int, fromTheEnd: Bool = false) {
+    /// yet: for a caller about to read them all, one slot after another.
+    func decode(attributes: [Int], width: Int) {
         guard let lazy = storage.lazy, !lazy.isComplete, width > 0 else { return }
         for attribute in attributes {
-            lazy.decode(from: attribute, every: width, into: storage.base, fromTheEnd: fromTheEnd)
+            lazy.decode(from: attribute, every: width, into: storage.base)
         }
     }
 

@@ -125,14 +125,14 @@ struct LazyValuesTests {
         #expect(column[1] == Self.expected(1) && column[2] == Self.expected(2))
     }
 
-    @Test(arguments: [1, 2, 7, 8]) func aPassFromTheEndDecodesItsAttributeAndNoOther(slots: Int) throws {
+    @Test(arguments: [1, 2, 7, 8]) func aPassOverOneAttributeDecodesItAndNoOther(slots: Int) throws {
         let column = try ValueColumn(decodingOnRead: Self.cells(slots: slots))
-        column.decode(attributes: [1], width: Self.width, fromTheEnd: true)
+        column.decode(attributes: [1], width: Self.width)
         for index in 0..<(slots * Self.width) {
             #expect(column.isUndecoded(index) == index.isMultiple(of: Self.width), "cell \(index)")
         }
         #expect(column.decodesOnRead)
-        column.decode(attributes: [0], width: Self.width, fromTheEnd: true)
+        column.decode(attributes: [0], width: Self.width)
         #expect(!column.decodesOnRead)
         for index in 0..<(slots * Self.width) { #expect(column[index] == Self.expected(index)) }
     }
