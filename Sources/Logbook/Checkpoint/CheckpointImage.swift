@@ -9,20 +9,37 @@ struct CheckpointImage {
     /// The file's size: the end of the last section, rounded up to a multiple of 8.
     var size: Int
 
+    /// The most bytes one write passes to the system: a chunk (see ``CheckpointFormat/chunkSize``).
+    ///
+    /// Readers map the file, and on Linux a read that faults one page of a mapping in maps
+    /// the whole page-cache folio that holds it, while the size of a write sets the size of
+    /// the folios it fills: a section written in one call left folios of megabytes, and a
+    /// first screen that read a few values of a table held the pages of most of the file.
+    /// Writes of 64 KiB leave folios no larger than what a fault maps around a page anyway.
+    static let largestWrite = CheckpointFormat.chunkSize
+
     /// Writes the file's bytes into `file`: every piece at its offset, and the zeros between
-    /// them and at the end.
+    /// them and at the end, in writes of at most ``largestWrite`` bytes.
     func write(to file: SystemFile) throws(LogbookError) {
         var end = 0
+        func put(_ bytes: ArraySlice<UInt8>, at offset: Int) throws(LogbookError) {
+            var start = bytes.startIndex
+            while start < bytes.endIndex {
+                let stop = min(start + Self.largestWrite, bytes.endIndex)
+                try file.writeAll(bytes[start..<stop], at: Int64(offset + start - bytes.startIndex))
+                start = stop
+            }
+        }
         func zeros(upTo offset: Int) throws(LogbookError) {
             guard offset > end else { return }
-            try file.writeAll([UInt8](repeating: 0, count: offset - end)[...], at: Int64(end))
+            try put([UInt8](repeating: 0, count: offset - end)[...], at: end)
             end = offset
         }
-        try file.writeAll(head[...], at: 0)
+        try put(head[...], at: 0)
         end = head.count
         for section in sections {
             try zeros(upTo: section.offset)
-            try file.writeAll(section.bytes[...], at: Int64(section.offset))
+            try put(section.bytes[...], at: section.offset)
             end = section.offset + section.bytes.count
         }
         try zeros(upTo: size)

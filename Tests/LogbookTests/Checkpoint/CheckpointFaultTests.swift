@@ -56,4 +56,23 @@ struct CheckpointFaultTests {
         }
         #expect(try TripsSnapshot(try store.open()) == expected)
     }
+
+    @Test func aCheckpointIsWrittenInPiecesOfAChunkAtMost() throws {
+        let store = CheckpointStore()
+        let faults = FaultySyscalls()
+        let container = try ModelContainer(for: Trip.self, configurations: store.configuration(syscalls: faults))
+        let context = ModelContext(container)
+        for number in 0..<2_000 {
+            let start = Date(timeIntervalSinceReferenceDate: Double(number))
+            let destination = String(repeating: "d", count: 40)
+            context.insert(Trip(name: "trip \(number)", destination: destination, startDate: start, endDate: start))
+        }
+        try context.save()
+        faults.forgetLargestWrite()
+        try container.checkpoint()
+        let path = try #require(try store.checkpoints().first).path
+        #expect(try ByteSurgery.size(of: path) > 4 * CheckpointImage.largestWrite)
+        #expect(faults.largestWrite <= CheckpointImage.largestWrite)
+        #expect(CheckpointTool.verify(path, store: store.path) == nil)
+    }
 }

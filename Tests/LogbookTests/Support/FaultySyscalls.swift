@@ -22,6 +22,7 @@ final class FaultySyscalls: Syscalls {
         var planned: [Operation: (at: Int, fault: Fault)] = [:]
         var pendingWriteFailure: Errno?
         var injected = 0
+        var largestWrite = 0
     }
 
     private let real = PosixSyscalls()
@@ -34,6 +35,14 @@ final class FaultySyscalls: Syscalls {
 
     /// How many faults have fired.
     var injectedCount: Int { state.withLock { $0.injected } }
+
+    /// The most bytes one `pwrite` was asked to write since the layer was made, or since
+    /// ``forgetLargestWrite()``.
+    var largestWrite: Int { state.withLock { $0.largestWrite } }
+
+    func forgetLargestWrite() {
+        state.withLock { $0.largestWrite = 0 }
+    }
 
     private func fault(for operation: Operation) -> Fault? {
         state.withLock { state in
@@ -57,6 +66,7 @@ final class FaultySyscalls: Syscalls {
     }
 
     func pwrite(_ fd: Int32, from buffer: UnsafeRawBufferPointer, at offset: Int64) -> Result<Int, Errno> {
+        state.withLock { $0.largestWrite = max($0.largestWrite, buffer.count) }
         if let errno = state.withLock({ state -> Errno? in
             defer { state.pendingWriteFailure = nil }
             return state.pendingWriteFailure
