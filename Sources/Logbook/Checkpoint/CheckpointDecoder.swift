@@ -33,10 +33,13 @@ extension CheckpointReader {
         let lastSchemaNumber = try loadState(into: &projection)
         let schemas = try loadSchemas()
         try loadAliases(into: &projection)
+        // A bit per identifier the counter handed out, at most a byte for every eight of the file.
+        var seen = IdentifierBits(below: projection.nextIdentifier, limit: bytes.count / 8)
         for index in projection.tables.indices {
             try loadTable(
                 index,
                 into: &projection,
+                seen: &seen,
                 keepingExternalReferences: keepingExternalReferences,
                 recovery: recovery
             )
@@ -143,6 +146,7 @@ extension CheckpointReader {
     private func loadTable(
         _ index: Int,
         into projection: inout Projection,
+        seen: inout IdentifierBits,
         keepingExternalReferences: Bool,
         recovery: CheckpointRecovery?
     ) throws(LogbookError) {
@@ -199,9 +203,12 @@ extension CheckpointReader {
         let identifiers = WordColumn(stored: bytes, offset: identifiersOffset, count: slots)
         var live = 0
         var largest: UInt64 = 0
+        // Whether they ascend with no free slot, so that they are searched where they lie.
+        var ascending = freeCount == 0
         for slot in 0..<slots {
             let id = word(slot)
             live &+= id == 0 ? 0 : 1
+            ascending = ascending && id > largest
             largest = max(largest, id)
         }
         var freeSlots: [Int] = []
@@ -237,7 +244,15 @@ extension CheckpointReader {
             }
         )
         try loadLinks(of: &table, index, slots: slots)
-        if let twice = projection.slots.record(identifiers, largest: largest, live: live) {
+        for slot in 0..<slots {
+            let id = word(slot)
+            guard id != 0, id < seen.end else { continue }
+            guard seen.insert(id) else { throw damage("identifier \(id) held twice", in: section, at: 0) }
+        }
+        if ascending, largest < seen.end {
+            table.loadedIdentifiers = LoadedIdentifiers(identifiers: identifiers)
+            projection.loadedIdentifiersEnd = seen.end
+        } else if let twice = projection.slots.record(identifiers, largest: largest, live: live) {
             throw damage("identifier \(twice) held twice", in: section, at: 0)
         }
         // The unique indexes are built on another thread; a first fetch does not wait for them.

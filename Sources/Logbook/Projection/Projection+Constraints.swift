@@ -103,7 +103,9 @@ extension Projection {
     }
 
     private mutating func upToDateSortedIndex(_ table: Int, _ attribute: Int) -> Int? {
-        let slots = self.slots
-        return tables[table].sortedIndex(leadingWith: attribute) { slots.slot(of: $0) }
+        let (slots, loaded) = (self.slots, tables[table].loadedIdentifiers)
+        return tables[table].sortedIndex(leadingWith: attribute) { id in
+            slots.slot(of: id) ?? loaded?.slot(of: id)
+        }
     }
 }

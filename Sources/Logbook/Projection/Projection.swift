@@ -45,8 +45,12 @@ package struct Projection: Sendable {
     /// For each table, the unique constraints it shares with other tables of its hierarchy
     /// (see ``SharedUnique``); empty for most tables.
     let sharedUniques: [[SharedUnique]]
-    /// The slot of every live object in its table.
+    /// The slot of every live object in its table, but for those of tables loaded from a
+    /// checkpoint with ``EntityTable/loadedIdentifiers`` that are still where they were loaded.
     var slots = IdentifierSlots()
+    /// Identifiers below this may be held by a table's ``EntityTable/loadedIdentifiers``: the
+    /// counter of the checkpoint they were loaded from; 0 when no table has them.
+    var loadedIdentifiersEnd: UInt64 = 0
     /// Identifiers merged away by an upsert, and the identifier they were merged into.
     package internal(set) var aliases: [UInt64: UInt64] = [:]
     /// For each table: how many objects upserts and unique constraints folded into others.
@@ -142,9 +146,26 @@ package struct Projection: Sendable {
     /// The slot of a live object of a table.
     @inline(__always)
     package func slot(_ table: Int, _ id: UInt64) -> Int? {
-        guard let slot = slots.slot(of: id), withTable(table, { $0.pointee.holds(id, at: slot) })
-        else { return nil }
-        return slot
+        if let slot = slots.slot(of: id) {
+            return withTable(table) { $0.pointee.holds(id, at: slot) } ? slot : nil
+        }
+        guard id < loadedIdentifiersEnd else { return nil }
+        return withTable(table) { table in
+            guard let slot = table.pointee.loadedIdentifiers?.slot(of: id), table.pointee.holds(id, at: slot)
+            else { return nil }
+            return slot
+        }
+    }
+
+    /// The table and slot of a live object of any table, for an identifier that may be held
+    /// twice (see ``place(_:_:in:)``).
+    private func anySlot(of id: UInt64) -> Int? {
+        if let slot = slots.slot(of: id) { return slot }
+        guard id < loadedIdentifiersEnd else { return nil }
+        for table in tables.indices {
+            if let slot = slot(table, id) { return slot }
+        }
+        return nil
     }
 
     /// The unique index's answer for `value` in an attribute of a table: `nil` when the attribute
@@ -304,7 +325,7 @@ package struct Projection: Sendable {
     /// this table or another (which only a damaged or forged log asks for), is replaced, so that
     /// every live object stays reachable by its identifier.
     mutating func place(_ table: Int, _ id: UInt64, in slot: Int) {
-        if let old = slots.slot(of: id) {
+        if let old = anySlot(of: id) {
             // The other table's values change without a reservation of their own: only a replay
             // meets an identifier twice, and a replay's projection holds its values alone.
             for other in tables.indices where withTable(other, { $0.pointee.holds(id, at: old) }) {
