@@ -157,8 +157,8 @@ package struct Projection: Sendable {
         }
     }
 
-    /// The table and slot of a live object of any table, for an identifier that may be held
-    /// twice (see ``place(_:_:in:)``).
+    /// The slot of a live object of any table, for an identifier that may be held twice (see
+    /// ``place(_:_:in:)``).
     private func anySlot(of id: UInt64) -> Int? {
         if let slot = slots.slot(of: id) { return slot }
         guard id < loadedIdentifiersEnd else { return nil }
