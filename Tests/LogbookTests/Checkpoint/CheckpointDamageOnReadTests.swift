@@ -15,23 +15,7 @@ struct CheckpointDamageOnReadTests {
         let expected: [String]
         do {
             let container = try store.open()
-            let context = ModelContext(container)
-            for index in 0..<60 {
-                let start = Date(timeIntervalSinceReferenceDate: Double(index) * 86_400)
-                let trip = Trip(name: "trip \(index)", destination: "place \(index)", startDate: start, endDate: start)
-                context.insert(trip)
-                for item in 0..<3 {
-                    trip.bucketList?.append(
-                        BucketListItem(
-                            title: "item \(index).\(item)",
-                            details: "details of item \(index).\(item)",
-                            hasReservation: item == 0,
-                            isInPlan: true
-                        )
-                    )
-                }
-            }
-            try context.save()
+            try CheckpointStore.insertTrips(60, itemsEach: 3, into: container)
             try container.checkpoint()
             expected = try items(container)
         }

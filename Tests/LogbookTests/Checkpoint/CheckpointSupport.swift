@@ -47,6 +47,27 @@ final class CheckpointStore {
         handler.entries.filter { $0.level == .warning }.map { $0.message.description }
     }
 
+    /// Saves `count` trips, a day apart, with `itemsEach` bucket-list items each, in one save.
+    static func insertTrips(_ count: Int, itemsEach: Int, into container: ModelContainer) throws {
+        let context = ModelContext(container)
+        for index in 0..<count {
+            let start = Date(timeIntervalSinceReferenceDate: Double(index) * 86_400)
+            let trip = Trip(name: "trip \(index)", destination: "place \(index)", startDate: start, endDate: start)
+            context.insert(trip)
+            for item in 0..<itemsEach {
+                trip.bucketList?.append(
+                    BucketListItem(
+                        title: "item \(index).\(item)",
+                        details: "details of item \(index).\(item)",
+                        hasReservation: item == 0,
+                        isInPlan: true
+                    )
+                )
+            }
+        }
+        try context.save()
+    }
+
     /// Moves the checkpoints aside, so that the next open replays the whole log.
     func hideCheckpoints() throws {
         let aside = directory.child("hidden-\(UUID().uuidString)")

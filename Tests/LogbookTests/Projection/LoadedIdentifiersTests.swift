@@ -41,18 +41,7 @@ struct LoadedIdentifiersTests {
         do {
             // Inserts only: every table's identifiers ascend, with no free slot.
             let container = try store.open()
-            let context = ModelContext(container)
-            for number in 0..<60 {
-                let start = Date(timeIntervalSinceReferenceDate: Double(number) * 3_600)
-                let trip = Trip(name: "trip \(number)", destination: "at \(number)", startDate: start, endDate: start)
-                context.insert(trip)
-                for index in 0..<2 {
-                    let title = "item \(number).\(index)"
-                    let item = BucketListItem(title: title, details: "", hasReservation: false, isInPlan: true)
-                    trip.bucketList?.append(item)
-                }
-            }
-            try context.save()
+            try CheckpointStore.insertTrips(60, itemsEach: 2, into: container)
             try container.checkpoint()
         }
         let container = try store.open()
