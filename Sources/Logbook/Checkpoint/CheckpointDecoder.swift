@@ -203,12 +203,12 @@ extension CheckpointReader {
         let identifiers = WordColumn(stored: bytes, offset: identifiersOffset, count: slots)
         var live = 0
         var largest: UInt64 = 0
-        // Whether they ascend with no free slot, so that they are searched where they lie.
-        var ascending = freeCount == 0
+        // Whether they ascend, so that they are searched where they lie.
+        var order = LoadedIdentifiers.Check()
         for slot in 0..<slots {
             let id = word(slot)
             live &+= id == 0 ? 0 : 1
-            ascending = ascending && id > largest
+            order.next(id)
             largest = max(largest, id)
         }
         var freeSlots: [Int] = []
@@ -249,7 +249,7 @@ extension CheckpointReader {
             guard id != 0, id < seen.end else { continue }
             guard seen.insert(id) else { throw damage("identifier \(id) held twice", in: section, at: 0) }
         }
-        if ascending, largest < seen.end {
+        if order.isSearchable, largest < seen.end {
             table.loadedIdentifiers = LoadedIdentifiers(identifiers: identifiers)
             projection.loadedIdentifiersEnd = seen.end
         } else if let twice = projection.slots.record(identifiers, largest: largest, live: live) {

@@ -15,8 +15,8 @@ package struct EntityTable: Sendable {
     package let entity: Schema.Entity
     /// The identifier in each slot; 0 for a free slot.
     var identifiers = WordColumn()
-    /// The identifiers as a checkpoint held them, for a table loaded with them ascending and
-    /// no free slot: the projection finds their slots here instead of in its
+    /// The identifiers as a checkpoint held them, for a table loaded with them ascending (see
+    /// ``LoadedIdentifiers``): the projection finds their slots here instead of in its
     /// ``IdentifierSlots`` (see ``Projection/slot(_:_:)``).
     var loadedIdentifiers: LoadedIdentifiers?
     /// The attribute values, ``width`` per slot: the value of attribute `a` of the object in

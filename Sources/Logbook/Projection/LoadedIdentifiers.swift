@@ -1,15 +1,63 @@
 /// The identifiers of a table as a checkpoint holds them, when they ascend from slot to slot
-/// with no free slot among them, as a store that never deleted holds them: the slot of one of
-/// them is found by searching the column in place, so that loading the table records none of
-/// them in the projection's ``IdentifierSlots``, whose array of four bytes per identifier
-/// was the largest allocation of an open.
+/// (the free slots, 0, aside) with no long run of free slots: the slot of one of them is found
+/// by searching the column in place, so that loading the table records none of them in the
+/// projection's ``IdentifierSlots``, whose array of four bytes per identifier was the largest
+/// allocation of an open. A store's identifiers come from one counter and objects are
+/// appended to their table, so a table's identifiers ascend until a delete frees a slot and an
+/// insert reuses it.
 ///
 /// The column never changes (``EntityTable/identifiers`` is a copy that changes with the
 /// table): an object deleted since, or moved, is told apart by ``EntityTable/holds(_:at:)``,
 /// and the objects placed since are in ``IdentifierSlots``, which a lookup asks first.
 struct LoadedIdentifiers: Sendable {
-    /// The identifiers, ascending, none of them 0.
+    /// The longest run of free slots a searched column may hold: a probe that lands in one
+    /// reads back to the identifier before it.
+    static let longestGap = 64
+
+    /// The identifiers, ascending but for the free slots' zeros, in runs of at most
+    /// ``longestGap``.
     let identifiers: WordColumn
+    /// The first and the last identifier that is not 0; `first > last` when there is none.
+    private let first: UInt64
+    private let last: UInt64
+
+    init(identifiers: WordColumn) {
+        self.identifiers = identifiers
+        first = identifiers.first { $0 != 0 } ?? 1
+        last = identifiers.last { $0 != 0 } ?? 0
+    }
+
+    /// Whether `identifiers`, read in slot order, can be searched: each one that is not 0
+    /// larger than the one before, and no more than ``longestGap`` zeros in a row.
+    struct Check {
+        private var largest: UInt64 = 0
+        private var gap = 0
+        private(set) var isSearchable = true
+
+        mutating func next(_ id: UInt64) {
+            if id == 0 {
+                gap &+= 1
+                isSearchable = isSearchable && gap <= LoadedIdentifiers.longestGap
+            } else {
+                gap = 0
+                isSearchable = isSearchable && id > largest
+                largest = id
+            }
+        }
+    }
+
+    /// The identifier in `position` or, when that slot was free, in the nearest slot before it
+    /// that was not; 0 when there is none. It never decreases as `position` grows.
+    @inline(__always)
+    private func key(_ position: Int) -> UInt64 {
+        var at = position
+        while at >= 0 {
+            let id = identifiers[at]
+            if id != 0 { return id }
+            at &-= 1
+        }
+        return 0
+    }
 
     /// The slot that held `id` when the table was loaded, if one did.
     ///
@@ -20,38 +68,39 @@ struct LoadedIdentifiers: Sendable {
     /// - Complexity: O(1) for evenly spread identifiers, O(log *n*) at worst.
     func slot(of id: UInt64) -> Int? {
         let count = identifiers.count
-        guard count > 0 else { return nil }
-        let first = identifiers[0]
-        let last = identifiers[count - 1]
-        guard id >= first, id <= last else { return nil }
-        guard last > first else { return id == first ? 0 : nil }
+        guard id != 0, id >= first, id <= last, count > 0 else { return nil }
         // Where `id` would be if the identifiers were spread evenly.
-        let span = Double(last - first)
-        let guess = min(count - 1, Int(Double(id - first) / span * Double(count - 1)))
-        // Gallop from the guess to a range that holds `id`, then bisect it.
-        var low = guess
-        var high = guess
+        let guess =
+            last > first ? min(count - 1, Int(Double(id - first) / Double(last - first) * Double(count - 1))) : 0
+        // Widen to `below` and `above` with key(below) < id <= key(above), where -1 and
+        // `count` stand for the ends, then bisect.
+        var below: Int
+        var above: Int
         var step = 1
-        if identifiers[guess] < id {
-            while high < count - 1, identifiers[high] < id {
-                low = high + 1
-                high = min(count - 1, high + step)
+        if key(guess) < id {
+            below = guess
+            above = guess &+ 1
+            while above < count, key(above) < id {
+                below = above
+                above &+= step
                 step &*= 2
             }
+            above = min(above, count)
         } else {
-            while low > 0, identifiers[low] > id {
-                high = low - 1
-                low = max(0, low - step)
+            above = guess
+            below = guess &- 1
+            while below >= 0, key(below) >= id {
+                above = below
+                below &-= step
                 step &*= 2
             }
+            below = max(below, -1)
         }
-        while low <= high {
-            let middle = low + (high - low) / 2
-            let found = identifiers[middle]
-            if found == id { return middle }
-            if found < id { low = middle + 1 } else { high = middle - 1 }
+        while above &- below > 1 {
+            let middle = below &+ (above &- below) / 2
+            if key(middle) < id { below = middle } else { above = middle }
         }
-        return nil
+        return above < count && identifiers[above] == id ? above : nil
     }
 }
 

@@ -8,8 +8,12 @@ import Testing
 /// they lie: every slot is found, and no identifier that is not there.
 struct LoadedIdentifiersTests {
     private func expectSearchAgrees(_ identifiers: [UInt64], sourceLocation: SourceLocation = #_sourceLocation) {
+        var check = LoadedIdentifiers.Check()
+        for id in identifiers { check.next(id) }
+        #expect(check.isSearchable, sourceLocation: sourceLocation)
         let loaded = LoadedIdentifiers(identifiers: WordColumn(identifiers))
-        let slots = Dictionary(uniqueKeysWithValues: identifiers.enumerated().map { ($0.element, $0.offset) })
+        let live = identifiers.enumerated().filter { $0.element != 0 }
+        let slots = Dictionary(uniqueKeysWithValues: live.map { ($0.element, $0.offset) })
         let probes = Set(identifiers.flatMap { [$0 &- 1, $0, $0 &+ 1] } + [0, 1, .max])
         for id in probes {
             #expect(loaded.slot(of: id) == slots[id], "identifier \(id)", sourceLocation: sourceLocation)
@@ -31,6 +35,17 @@ struct LoadedIdentifiersTests {
             identifiers.append(next)
         }
         expectSearchAgrees(identifiers)
+        // Free slots: runs of zeros up to the longest gap, at the start and the end too.
+        var freed = identifiers
+        var position = 0
+        while position < freed.count {
+            let run = Int.random(in: 0...LoadedIdentifiers.longestGap, using: &generator)
+            for slot in position..<min(freed.count, position + run) { freed[slot] = 0 }
+            position += run + Int.random(in: 1...50, using: &generator)
+        }
+        expectSearchAgrees(freed)
+        expectSearchAgrees([0, 0, 5, 0, 9, 0])
+        expectSearchAgrees([0, 0, 0])
         expectSearchAgrees([42])
         expectSearchAgrees([])
         expectSearchAgrees([1, 2, .max - 1])
@@ -57,6 +72,40 @@ struct LoadedIdentifiersTests {
         // Deletes, inserts, upserts and links over the loaded tables, then the same store
         // replayed from its log alone.
         var history = TripsHistory(seed: 77)
+        try history.save(container, steps: 40)
+        let changed = try TripsSnapshot(container)
+        try store.hideCheckpoints()
+        #expect(try TripsSnapshot(try store.open()) == changed)
+    }
+
+    @Test func identifiersOutOfOrderOrALongRunOfFreeSlotsAreNotSearched() {
+        func searchable(_ identifiers: [UInt64]) -> Bool {
+            var check = LoadedIdentifiers.Check()
+            for id in identifiers { check.next(id) }
+            return check.isSearchable
+        }
+        #expect(!searchable([1, 3, 2]))
+        #expect(!searchable([4, 0, 4]))
+        #expect(!searchable([1] + Array(repeating: 0, count: LoadedIdentifiers.longestGap + 1) + [9]))
+        #expect(searchable([1] + Array(repeating: 0, count: LoadedIdentifiers.longestGap) + [9]))
+    }
+
+    @Test func aTableLoadedWithFreeSlotsIsSearchedAndChangesLikeAReplay() throws {
+        let store = CheckpointStore()
+        var history = TripsHistory(seed: 78)
+        do {
+            let container = try store.open()
+            try CheckpointStore.insertTrips(60, itemsEach: 2, into: container)
+            // Deletes among the saves free slots that later inserts reuse or leave free.
+            try history.save(container, steps: 30)
+            try container.checkpoint()
+        }
+        let container = try store.open()
+        #expect(store.openedFromCheckpoint)
+        let searched = container.store.read { state in
+            state.projection.tables.filter { $0.loadedIdentifiers != nil && !$0.freeSlots.isEmpty }.count
+        }
+        #expect(searched > 0, "a table with free slots is searched in place")
         try history.save(container, steps: 40)
         let changed = try TripsSnapshot(container)
         try store.hideCheckpoints()
