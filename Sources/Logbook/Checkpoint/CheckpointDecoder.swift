@@ -203,13 +203,17 @@ extension CheckpointReader {
         let identifiers = WordColumn(stored: bytes, offset: identifiersOffset, count: slots)
         var live = 0
         var largest: UInt64 = 0
-        // Whether they ascend, so that they are searched where they lie.
+        // Whether they ascend, so that they are searched where they lie; and whether another
+        // table, or this one, held one of them already.
         var order = LoadedIdentifiers.Check()
         for slot in 0..<slots {
             let id = word(slot)
             live &+= id == 0 ? 0 : 1
             order.next(id)
             largest = max(largest, id)
+            if id != 0, id < seen.end, !seen.insert(id) {
+                throw damage("identifier \(id) held twice", in: section, at: 0)
+            }
         }
         var freeSlots: [Int] = []
         freeSlots.reserveCapacity(Int(freeCount))
@@ -244,11 +248,6 @@ extension CheckpointReader {
             }
         )
         try loadLinks(of: &table, index, slots: slots)
-        for slot in 0..<slots {
-            let id = word(slot)
-            guard id != 0, id < seen.end else { continue }
-            guard seen.insert(id) else { throw damage("identifier \(id) held twice", in: section, at: 0) }
-        }
         if order.isSearchable, largest < seen.end {
             table.loadedIdentifiers = LoadedIdentifiers(identifiers: identifiers)
             projection.loadedIdentifiersEnd = seen.end

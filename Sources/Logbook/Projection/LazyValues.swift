@@ -33,14 +33,16 @@ final class LazyValues: @unchecked Sendable {
     private static let undecoded: UInt8 = 0
     private static let decoded: UInt8 = 2
 
-    init(_ cells: CheckpointCells) {
-        self.cells = cells
+    /// - Throws: ``ValueColumn/AllocationFailure`` when the state bytes, one per cell, cannot
+    ///   be had.
+    init(_ cells: CheckpointCells) throws(ValueColumn.AllocationFailure) {
         // Zeroed memory (`undecoded`) from `calloc`: a large block comes straight from the
         // system, whose pages are zero until touched, so the states of cells never read cost
         // no memory and no time.
         guard let zeroed = calloc(Swift.max(cells.count, 1), MemoryLayout<UInt8>.stride) else {
-            fatalError("out of memory for the decoding states of \(cells.count) checkpoint values")
+            throw ValueColumn.AllocationFailure(values: cells.count, bytes: cells.count)
         }
+        self.cells = cells
         states = zeroed.bindMemory(to: UInt8.self, capacity: Swift.max(cells.count, 1))
         complete = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
         complete.initialize(to: cells.count == 0 ? 1 : 0)
@@ -114,8 +116,8 @@ final class LazyValues: @unchecked Sendable {
     func copyDecoded(
         from base: UnsafeMutablePointer<AttributeValue>,
         into target: UnsafeMutablePointer<AttributeValue>
-    ) -> LazyValues {
-        let copy = LazyValues(cells)
+    ) throws(ValueColumn.AllocationFailure) -> LazyValues {
+        let copy = try LazyValues(cells)
         var copied = 0
         for index in 0..<cells.count where isDecoded(index) {
             (target + index).initialize(to: base[index])

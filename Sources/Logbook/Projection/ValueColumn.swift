@@ -55,9 +55,10 @@ struct ValueColumn: Sendable {
     /// read.
     ///
     /// - Throws: ``AllocationFailure`` when the room for the decoded values (reserved, not yet
-    ///   touched) cannot be had under `limit` bytes.
+    ///   touched) cannot be had under `limit` bytes, or the byte per value that says whether it
+    ///   is decoded cannot be had at all.
     init(decodingOnRead cells: CheckpointCells, limit: Int = .max) throws(AllocationFailure) {
-        storage = Storage(lazy: LazyValues(cells))
+        storage = Storage(lazy: try LazyValues(cells))
         try storage.reserve(cells.count, limit: limit)
         storage.count = cells.count
     }
@@ -369,7 +370,7 @@ struct ValueColumn: Sendable {
             // The values still in the cells stay there for the copy too.
             let room = Storage()
             try room.reserve(Swift.max(capacity, count), limit: limit)
-            let flags = lazy.copyDecoded(from: base, into: room.base)
+            let flags = try lazy.copyDecoded(from: base, into: room.base)
             let covered = Swift.min(lazy.cells.count, count)
             (room.base + covered).initialize(from: base + covered, count: count - covered)
             let copy = Storage(lazy: flags, taking: room)
