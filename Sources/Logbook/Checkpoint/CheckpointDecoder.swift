@@ -9,8 +9,8 @@ extension CheckpointReader {
     }
 
     /// Copies the checkpoint into a projection of `schema`, whose entities must match the
-    /// checkpoint's, and starts rebuilding its unique indexes on another thread (see
-    /// ``PendingUniqueIndexes``).
+    /// checkpoint's, and leaves its unique indexes to be rebuilt when first needed
+    /// (see ``PendingUniqueIndexes``).
     ///
     /// - Throws: ``LogbookError/Code/corruption`` naming the file and byte offset when a section
     ///   does not make sense, or does not fit the schema; ``LogbookError/Code/outOfMemory`` when
@@ -254,8 +254,8 @@ extension CheckpointReader {
         } else if let twice = projection.slots.record(identifiers, largest: largest, live: live) {
             throw damage("identifier \(twice) held twice", in: section, at: 0)
         }
-        // The unique indexes are built on another thread; a first fetch does not wait for them.
-        table.buildUniqueIndexesInBackground()
+        // The unique indexes are built when first needed; a first fetch does not build them.
+        table.deferUniqueIndexes()
         projection.tables[index] = table
     }
 

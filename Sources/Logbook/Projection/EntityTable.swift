@@ -56,8 +56,8 @@ package struct EntityTable: Sendable {
     /// For each of ``compositeUniques``: the identifier holding each tuple of values. A tuple
     /// with a `null` in it is not held to the constraint, and has no entry.
     private var compositeIndexes: [[[AttributeValue]: UInt64]]
-    /// The unique and composite indexes being built on another thread, for a table loaded from
-    /// a checkpoint; `nil` once they are the table's own (see ``PendingUniqueIndexes``).
+    /// The unique and composite indexes of a table loaded from a checkpoint, built when first
+    /// needed; `nil` once they are the table's own (see ``PendingUniqueIndexes``).
     private(set) var pendingUnique: PendingUniqueIndexes?
     /// The sorted indexes `#Index` declares, one for each leading attribute (see
     /// ``SortedIndex``).
@@ -199,15 +199,15 @@ package struct EntityTable: Sendable {
         PendingUniqueIndexes.Built(unique: uniqueIndexes, composite: compositeIndexes)
     }
 
-    /// Starts building the unique and composite indexes of every live object on another
-    /// thread: for a table loaded from a checkpoint, whose indexes are empty.
-    mutating func buildUniqueIndexesInBackground() {
+    /// Leaves the unique and composite indexes of every live object to be built when first
+    /// needed: for a table loaded from a checkpoint, whose indexes are empty.
+    mutating func deferUniqueIndexes() {
         pendingUnique = nil
         guard !uniqueAttributes.isEmpty || !compositeUniques.isEmpty else { return }
-        pendingUnique = PendingUniqueIndexes(building: self)
+        pendingUnique = PendingUniqueIndexes(deferring: self)
     }
 
-    /// Takes the indexes being built, waiting for them, as the table's own: called before
+    /// Takes the deferred indexes, building them if need be, as the table's own: called before
     /// anything changes the indexes or the objects.
     @inline(__always)
     mutating func adoptUniqueIndexes() {
