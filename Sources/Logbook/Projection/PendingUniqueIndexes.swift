@@ -35,6 +35,14 @@ final class PendingUniqueIndexes: Sendable {
         state = Mutex(.loaded(table))
     }
 
+    /// Whether the indexes have been built: for tests, which check that a fetch builds none.
+    var isBuilt: Bool {
+        state.withLock { state in
+            if case .built = state { return true }
+            return false
+        }
+    }
+
     /// The indexes, built by the first caller; later callers, on any thread, read the result.
     func built() -> Built {
         state.withLock { state in
