@@ -55,7 +55,9 @@ struct CheckpointUniqueIndexTests {
             Thread {
                 let name = "trip \(thread * 500 + 7)"
                 let trips =
-                    (try? ModelContext(container).fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })))
+                    (try? ModelContext(container).fetch(
+                        FetchDescriptor<Trip>(predicate: #Predicate { $0.name == name })
+                    ))
                     ?? []
                 found.withLock { $0[thread] = trips.map(\.destination) }
             }
