@@ -22,9 +22,9 @@ final class PendingUniqueIndexes: Sendable {
     /// The table as loaded, until the build has read it; then the indexes.
     private let state: Mutex<State>
 
-    private enum State: @unchecked Sendable {
-        // The table is a copy that shares the loaded table's columns, read by the build alone,
-        // under the lock.
+    private enum State: Sendable {
+        /// A copy of the table that shares the loaded table's columns, read by the build alone,
+        /// under the lock.
         case loaded(EntityTable)
         case built(Built)
     }
