@@ -11,12 +11,7 @@ struct CheckpointUniqueIndexTests {
     private func tripsWithACheckpoint(_ count: Int) throws -> CheckpointStore {
         let store = CheckpointStore()
         let container = try store.open()
-        let context = ModelContext(container)
-        for index in 0..<count {
-            let start = Date(timeIntervalSinceReferenceDate: Double(index) * 86_400)
-            context.insert(Trip(name: "trip \(index)", destination: "place \(index)", startDate: start, endDate: start))
-        }
-        try context.save()
+        try CheckpointStore.insertTrips(count, itemsEach: 0, into: container)
         try container.checkpoint()
         return store
     }
