@@ -157,3 +157,69 @@ extension Schema {
         }
     }
 }
+
+extension Schema.AttributeType {
+    /// A key of the encoding Swift synthesizes for the enum: a case's name, an associated value's
+    /// label, or `_0` for an unlabelled one.
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Decodes what the synthesized `encode(to:)` writes: `{"int":{}}`, `{"optional":{"_0":…}}`,
+    /// `{"rawRepresentable":{"rawType":…,"typeName":"…"}}`.
+    ///
+    /// Written out, with one key type for every case, because the synthesized decoder has a key
+    /// type per case: Swift's runtime looks each one's generic containers up the first time it is
+    /// used, which took a tenth of an open from a checkpoint (every open decodes the schemas the
+    /// store recorded).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        guard container.allKeys.count == 1, let key = container.allKeys.first else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: container.codingPath,
+                    debugDescription: "An attribute type has exactly one case key, not \(container.allKeys.count)"
+                )
+            )
+        }
+        let fields = try container.nestedContainer(keyedBy: Key.self, forKey: key)
+        func type(_ name: String) throws -> Self { try fields.decode(Self.self, forKey: Key(name)) }
+        func text(_ name: String) throws -> String { try fields.decode(String.self, forKey: Key(name)) }
+        switch key.stringValue {
+        case "bool": self = .bool
+        case "int": self = .int
+        case "int8": self = .int8
+        case "int16": self = .int16
+        case "int32": self = .int32
+        case "int64": self = .int64
+        case "uint": self = .uint
+        case "uint8": self = .uint8
+        case "uint16": self = .uint16
+        case "uint32": self = .uint32
+        case "uint64": self = .uint64
+        case "double": self = .double
+        case "float": self = .float
+        case "decimal": self = .decimal
+        case "string": self = .string
+        case "date": self = .date
+        case "uuid": self = .uuid
+        case "url": self = .url
+        case "data": self = .data
+        case "optional": self = .optional(try type("_0"))
+        case "array": self = .array(try type("_0"))
+        case "rawRepresentable": self = .rawRepresentable(typeName: try text("typeName"), rawType: try type("rawType"))
+        case "composite": self = .composite(typeName: try text("typeName"))
+        case "transformable": self = .transformable(transformerName: try text("transformerName"))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: key,
+                in: container,
+                debugDescription: "Unknown attribute type \(key.stringValue)"
+            )
+        }
+    }
+}
