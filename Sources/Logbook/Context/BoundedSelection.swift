@@ -22,6 +22,12 @@ struct BoundedSelection<Element> {
         heap.reserveCapacity(min(capacity, 4_096))
     }
 
+    /// The last of the elements kept once `capacity` of them are: what an element offered
+    /// must go before to be kept. `nil` while there is room.
+    var lastWhenFull: Element? {
+        heap.count == capacity ? heap.first : nil
+    }
+
     /// Keeps `element` when it is among the first `capacity` offered so far.
     mutating func offer(_ element: Element) {
         if heap.count < capacity {

@@ -114,19 +114,33 @@ extension ModelContext {
             }
             return left.id < right.id
         }
-        func offer(_ id: UInt64, _ slot: Int) -> Bool {
-            let key = first.map { column.peek(slot &* width &+ $0.attribute) } ?? .null
-            if let first, !first.accepts(key) { return false }
+        func offer(_ id: UInt64, _ slot: Int, _ key: AttributeValue) -> Bool {
+            if let first {
+                guard first.accepts(key) else { return false }
+                // Most objects of a large table go after the last one kept: one comparison of
+                // their keys tells, without the selection's own comparison of whole candidates.
+                if let last = selection.lastWhenFull, first.compare(key, last.key) > 0 { return true }
+            }
             selection.offer((id, slot, key))
             return true
         }
         if let candidates {
-            for candidate in candidates where !offer(candidate.id, candidate.slot) { return nil }
+            for candidate in candidates {
+                let key = first.map { column.peek(candidate.slot &* width &+ $0.attribute) } ?? .null
+                if !offer(candidate.id, candidate.slot, key) { return nil }
+            }
+        } else if let first {
+            let identifiers = table.pointee.identifiers
+            let offered = column.peekEach(from: first.attribute, every: width, count: identifiers.count) { slot, key in
+                let id = identifiers[slot]
+                return id == 0 || offer(id, slot, key)
+            }
+            if !offered { return nil }
         } else {
             let identifiers = table.pointee.identifiers
             for slot in identifiers.indices {
                 let id = identifiers[slot]
-                if id != 0 && !offer(id, slot) { return nil }
+                if id != 0 && !offer(id, slot, .null) { return nil }
             }
         }
         let sorted = selection.sorted()

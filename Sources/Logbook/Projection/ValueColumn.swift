@@ -94,6 +94,34 @@ struct ValueColumn: Sendable {
         return storage.base[index]
     }
 
+    /// ``peek(_:)`` of `count` values, every `step`-th from `start`, each passed to `body` with
+    /// its position among them (0, 1, …) until `body` returns `false`; returns whether it went
+    /// through all of them. The pass looks the column's storage up once, where a `peek` per
+    /// value retained and released it for every one of SampleTrips-100k's 100,000 start dates.
+    func peekEach(
+        from start: Int,
+        every step: Int,
+        count: Int,
+        _ body: (Int, AttributeValue) -> Bool
+    ) -> Bool {
+        precondition(step > 0 && start >= 0 && count >= 0, "a pass from a value, forward")
+        guard count > 0 else { return true }
+        precondition(start + (count - 1) * step < storage.count, "index out of range")
+        let storage = self.storage
+        let base = storage.base
+        guard let lazy = storage.lazy else {
+            for position in 0..<count where !body(position, base[start &+ position &* step]) { return false }
+            return true
+        }
+        let undecoded = lazy.cells.count
+        for position in 0..<count {
+            let index = start &+ position &* step
+            let value = index < undecoded && !lazy.isDecoded(index) ? lazy.peek(index) : base[index]
+            if !body(position, value) { return false }
+        }
+        return true
+    }
+
     /// Makes sure the value at `index` is decoded. Reads of the storage's values go through
     /// this, or through one of the ranges below, first.
     @inline(__always)

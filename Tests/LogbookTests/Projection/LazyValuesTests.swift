@@ -136,4 +136,30 @@ struct LazyValuesTests {
         #expect(!column.decodesOnRead)
         for index in 0..<(slots * Self.width) { #expect(column[index] == Self.expected(index)) }
     }
+
+    /// A pass of peeks reads values written, decoded and still in their cells alike, decodes
+    /// none into the column, and stops where its body says.
+    @Test func aPassOfPeeksReadsEveryKindOfValueAndDecodesNone() throws {
+        let slots = 6
+        var column = try ValueColumn(decodingOnRead: Self.cells(slots: slots))
+        column[2 * Self.width + 1] = .int(-1)
+        _ = column[3 * Self.width + 1]
+        var seen: [AttributeValue] = []
+        let whole = column.peekEach(from: 1, every: Self.width, count: slots) { position, value in
+            #expect(column.peek(position * Self.width + 1) == value)
+            seen.append(value)
+            return true
+        }
+        #expect(whole)
+        #expect(seen == (0..<slots).map { $0 == 2 ? .int(-1) : Self.expected($0 * Self.width + 1) })
+        #expect(column.isUndecoded(1) && column.isUndecoded(4 * Self.width + 1))
+        var read = 0
+        let stopped = column.peekEach(from: 0, every: Self.width, count: slots) { position, value in
+            #expect(value == Self.expected(position * Self.width))
+            read += 1
+            return position < 2
+        }
+        #expect(!stopped && read == 3)
+        #expect(column.peekEach(from: 0, every: 1, count: 0) { _, _ in false })
+    }
 }
