@@ -130,6 +130,13 @@ final class CheckpointCells: @unchecked Sendable {
         }
     }
 
+    /// Lets go of the memory of the pages that hold cells `range` (whole pages only): for a
+    /// pass that read them once and will not read most of them again.
+    func dropPages(cells range: Range<Int>) {
+        let size = CheckpointFormat.cellSize
+        region.dropPages((cellsOffset + range.lowerBound * size)..<(cellsOffset + range.upperBound * size))
+    }
+
     /// The value of cell `index`; a value kept in a file is its ``ExternalPlaceholder``.
     ///
     /// For a checkpoint checked as it is read, the chunks of the cell and of its heap bytes are

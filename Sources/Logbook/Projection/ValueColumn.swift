@@ -98,6 +98,11 @@ struct ValueColumn: Sendable {
     /// its position among them (0, 1, …) until `body` returns `false`; returns whether it went
     /// through all of them. The pass looks the column's storage up once, where a `peek` per
     /// value retained and released it for every one of SampleTrips-100k's 100,000 start dates.
+    ///
+    /// A pass over a column still in a checkpoint's cells lets go of the pages of cells it has
+    /// gone through, a stretch at a time (see ``CheckpointCells/dropPages(cells:)``): the sort of
+    /// a first screen reads one attribute of every object, which touches every page of the
+    /// table's cells, and keeps a few.
     func peekEach(
         from start: Int,
         every step: Int,
@@ -113,12 +118,23 @@ struct ValueColumn: Sendable {
             for position in 0..<count where !body(position, base[start &+ position &* step]) { return false }
             return true
         }
-        let undecoded = lazy.cells.count
+        let cells = lazy.cells
+        let undecoded = cells.count
+        // The cells of a stretch of the file (see ``CheckpointBytes/stretch``), read past.
+        let stretch = Swift.max(1, CheckpointBytes.stretch / 4 / CheckpointFormat.cellSize)
+        var passed = start
         for position in 0..<count {
             let index = start &+ position &* step
             let value = index < undecoded && !lazy.isDecoded(index) ? lazy.peek(index) : base[index]
             if !body(position, value) { return false }
+            if index &- passed >= stretch {
+                let end = Swift.min(index, undecoded)
+                if end > passed { cells.dropPages(cells: passed..<end) }
+                passed = index
+            }
         }
+        let end = Swift.min(start &+ (count &- 1) &* step &+ 1, undecoded)
+        if end > passed { cells.dropPages(cells: passed..<end) }
         return true
     }
 

@@ -340,6 +340,30 @@ struct CheckpointDecodingOnReadTests {
         #expect(try TripsSnapshot(try store.open()) == read)
     }
 
+    /// A first screen sorted on a date reads that date of every trip, a pass over every page of
+    /// the trips' cells: it lets go of them as it goes, and keeps the few its screen reads.
+    @Test func aSortedFirstScreenLetsGoOfThePagesOfTheCellsItSortedBy() throws {
+        let store = CheckpointStore()
+        do {
+            let container = try store.open()
+            try CheckpointStore.insertTrips(60_000, itemsEach: 0, into: container)
+            try container.checkpoint()
+        }
+        let entry = try #require(try store.checkpoints().first)
+        let values =
+            try CheckpointReader(path: entry.path).sections.filter { $0.kind == .values }
+            .map(\.range.count).max() ?? 0
+        let container = try store.open()
+        #expect(store.openedFromCheckpoint)
+        var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate, order: .reverse)])
+        descriptor.fetchLimit = 5
+        let names = try ModelContext(container).fetch(descriptor).map(\.name)
+        #expect(names == (59_995..<60_000).reversed().map { "trip \($0)" })
+        let resident = try Self.residentBytes(mapping: entry.path)
+        #expect(values > 3_000_000)
+        #expect(resident < values / 2, "\(resident) bytes of the checkpoint resident, the trips' cells \(values)")
+    }
+
     /// The resident bytes of this process's mappings of the file at `path` (`Rss` in
     /// `/proc/self/smaps`).
     private static func residentBytes(mapping path: String) throws -> Int {
