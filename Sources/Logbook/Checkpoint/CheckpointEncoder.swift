@@ -52,6 +52,9 @@ enum CheckpointEncoder {
         var offsets: [Int] = []
         var end = aligned(directoryEnd)
         for section in sections {
+            if header.version >= 2, startsOnAChunk(section.kind, bytes: section.bytes.count) {
+                end = (end + CheckpointFormat.chunkSize - 1) / CheckpointFormat.chunkSize * CheckpointFormat.chunkSize
+            }
             offsets.append(end)
             end = aligned(end + section.bytes.count)
         }
@@ -116,6 +119,15 @@ enum CheckpointEncoder {
             }
         }
         return writer.bytes
+    }
+
+    /// Whether a section starts at a multiple of the chunk size in the file: a values or heap
+    /// section of more than one chunk, which reads check a chunk at a time. Its chunks then each
+    /// lie within one 64 KiB of the file, which a fault of one page maps whole (the writes of
+    /// ``CheckpointImage`` leave page-cache folios of that size), instead of straddling two: a
+    /// value read at random holds half the memory.
+    static func startsOnAChunk(_ kind: CheckpointFormat.Kind, bytes: Int) -> Bool {
+        (kind == .values || kind == .heap) && bytes > CheckpointFormat.chunkSize
     }
 
     static func aligned(_ offset: Int) -> Int {

@@ -74,5 +74,17 @@ struct CheckpointFaultTests {
         #expect(try ByteSurgery.size(of: path) > 4 * CheckpointImage.largestWrite)
         #expect(faults.largestWrite <= CheckpointImage.largestWrite)
         #expect(CheckpointTool.verify(path, store: store.path) == nil)
+        // The trips' values and heap, over a chunk each, start on a chunk of the file; the
+        // small sections are packed, 8 bytes apart at most.
+        let sections = try CheckpointReader(path: path).sections
+        let large = sections.filter {
+            [.values, .heap].contains($0.kind) && $0.range.count > CheckpointFormat.chunkSize
+        }
+        #expect(large.count == 2)
+        for section in large { #expect(section.range.lowerBound % CheckpointFormat.chunkSize == 0) }
+        for (before, after) in zip(sections, sections.dropFirst())
+        where !CheckpointEncoder.startsOnAChunk(after.kind, bytes: after.range.count) {
+            #expect(after.range.lowerBound - before.range.upperBound < 8)
+        }
     }
 }
