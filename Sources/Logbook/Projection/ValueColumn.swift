@@ -120,7 +120,8 @@ struct ValueColumn: Sendable {
         }
         let cells = lazy.cells
         let undecoded = cells.count
-        // The cells of a stretch of the file (see ``CheckpointBytes/stretch``), read past.
+        // A megabyte of cells (a quarter of ``CheckpointBytes/stretch``): how far the pass reads
+        // before it lets go of the pages it read past.
         let stretch = Swift.max(1, CheckpointBytes.stretch / 4 / CheckpointFormat.cellSize)
         var passed = start
         for position in 0..<count {
