@@ -30,6 +30,10 @@ static inline int logbook_claim(unsigned char *address) {
 
 /// Subtracts `value` from the count at `address` and returns what it held before, with
 /// acquire-release ordering.
+static inline long logbook_load_relaxed(const long *address) {
+    return __atomic_load_n(address, __ATOMIC_RELAXED);
+}
+
 static inline long logbook_fetch_subtract(long *address, long value) {
     return __atomic_fetch_sub(address, value, __ATOMIC_ACQ_REL);
 }

@@ -137,6 +137,45 @@ final class CheckpointCells: @unchecked Sendable {
         region.dropPages((cellsOffset + range.lowerBound * size)..<(cellsOffset + range.upperBound * size))
     }
 
+    /// Lets go of the memory of the chunks of the file (the 64 KiB at multiples of
+    /// ``CheckpointFormat/chunkSize``, which one fault maps) that hold the cells of `ranges` and
+    /// the heap bytes they refer to: for cells just decoded into their column, which reads them
+    /// no more. Another read in those chunks reads them back from the page cache.
+    func dropChunks(holding ranges: [Range<Int>]) {
+        let size = CheckpointFormat.cellSize
+        var windows: [Range<Int>] = []
+        for range in ranges where !range.isEmpty {
+            windows.append((cellsOffset + range.lowerBound * size)..<(cellsOffset + range.upperBound * size))
+            windows.append(contentsOf: heapBytes(of: range))
+        }
+        // Each chunk once: an object's cells, and often its heap bytes, lie in one.
+        let chunk = CheckpointFormat.chunkSize
+        var dropped: Set<Int> = []
+        for window in windows {
+            for start in stride(from: window.lowerBound / chunk * chunk, to: window.upperBound, by: chunk)
+            where dropped.insert(start).inserted {
+                region.dropPages(start..<(start + chunk))
+            }
+        }
+    }
+
+    /// Where in the file the heap bytes of the cells of `range` lie.
+    private func heapBytes(of range: Range<Int>) -> [Range<Int>] {
+        var windows: [Range<Int>] = []
+        for index in range {
+            let (tag, length, payload) = fields(index)
+            switch EventCodec.ValueTag(rawValue: tag) {
+            case .null, .false, .true, .int, .uint, .double, .float, .date, nil: continue
+            default: break
+            }
+            guard length > 0, payload <= UInt64(heap.count), UInt64(length) <= UInt64(heap.count) - payload else {
+                continue
+            }
+            windows.append((heapOffset + Int(payload))..<(heapOffset + Int(payload) + Int(length)))
+        }
+        return windows
+    }
+
     /// The value of cell `index`; a value kept in a file is its ``ExternalPlaceholder``.
     ///
     /// For a checkpoint checked as it is read, the chunks of the cell and of its heap bytes are

@@ -151,10 +151,45 @@ final class LazyValues: @unchecked Sendable {
     /// Counts `count` more cells decoded, and marks the values complete after the last: the
     /// cells' pages are then let go of, so that a table read through holds its values once, in
     /// the column, not twice.
-    private func noteDecoded(_ count: Int) {
-        guard logbook_fetch_subtract(remaining, count) == count else { return }
+    ///
+    /// - Returns: The number of cells still to decode.
+    @discardableResult
+    private func noteDecoded(_ count: Int) -> Int {
+        let before = logbook_fetch_subtract(remaining, count)
+        guard before == count else { return before &- count }
         logbook_store_release(complete, 1)
         cells.dropPages()
+        return 0
+    }
+
+    /// Decodes the cells of the objects in `rows` (each an object's range of cells) that are not
+    /// decoded yet.
+    ///
+    /// While at most one in a hundred of the table's values are decoded, it then lets go of the
+    /// pages around those cells and the heap bytes they refer to (see
+    /// ``CheckpointCells/dropChunks(holding:)``). A read of one object maps 64 KiB of the file
+    /// around each of them and checks the chunk, for the hundred bytes it decodes: a first screen
+    /// of 20 trips and their 100 items held 4 MiB of the file that nothing reads again. A table
+    /// read object by object past that share keeps its pages until it is read through, and lets
+    /// all of them go then; the share bounds the system calls that letting go costs.
+    func decodeRows(_ rows: some Sequence<Range<Int>>, into base: UnsafeMutablePointer<AttributeValue>) {
+        // Past the share, the rows are not even noted. A count that another reader is changing
+        // at once is read a little early or late, which moves the share by a few values.
+        let lettingGo = logbook_load_relaxed(remaining) >= cells.count &- cells.count / 100
+        var done = 0
+        var decoded: [Range<Int>] = []
+        for row in rows {
+            let cellsOfRow = row.clamped(to: 0..<cells.count)
+            var decodedHere = false
+            for index in cellsOfRow where claimAndDecode(index, into: base) {
+                done &+= 1
+                decodedHere = true
+            }
+            if lettingGo && decodedHere { decoded.append(cellsOfRow) }
+        }
+        guard done > 0 else { return }
+        let left = noteDecoded(done)
+        if lettingGo && left > 0 { cells.dropChunks(holding: decoded) }
     }
 
     /// The value of a cell; one whose cell or heap bytes turn out damaged is read from the log

@@ -243,7 +243,9 @@ struct ValueColumn: Sendable {
         width: Int,
         _ body: (UnsafeBufferPointer<AttributeValue>) throws -> Result
     ) rethrows -> Result {
-        for slot in slots { decode(slot: slot, width: width) }
+        if let lazy = storage.lazy, !lazy.isComplete {
+            lazy.decodeRows(slots.lazy.map { ($0 &* width)..<($0 &* width &+ width) }, into: storage.base)
+        }
         return try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 
@@ -285,7 +287,9 @@ struct ValueColumn: Sendable {
         _ body: (inout UnsafeMutableBufferPointer<AttributeValue>) throws -> Result
     ) rethrows -> Result {
         requireOwnStorage()
-        decode(slot: slot, width: width)
+        if let lazy = storage.lazy, !lazy.isComplete {
+            lazy.decodeRows(CollectionOfOne((slot &* width)..<(slot &* width &+ width)), into: storage.base)
+        }
         return try inPlace(body)
     }
 
@@ -302,15 +306,6 @@ struct ValueColumn: Sendable {
         }
         // Exclusive access to the column for as long as `body` runs keeps the storage alive.
         return try body(&buffer)
-    }
-
-    /// Decodes the `width` values of `slot` that are not yet.
-    private func decode(slot: Int, width: Int) {
-        guard let lazy = storage.lazy, !lazy.isComplete else { return }
-        let start = slot &* width
-        for index in start..<(start &+ width) where index < lazy.cells.count && !lazy.isDecoded(index) {
-            lazy.decode(index, into: storage.base)
-        }
     }
 
     /// Makes the column hold its storage alone, with room for `added` values more than it has;

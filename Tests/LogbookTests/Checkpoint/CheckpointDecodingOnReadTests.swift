@@ -350,9 +350,9 @@ struct CheckpointDecodingOnReadTests {
             try container.checkpoint()
         }
         let entry = try #require(try store.checkpoints().first)
-        let values =
-            try CheckpointReader(path: entry.path).sections.filter { $0.kind == .values }
-            .map(\.range.count).max() ?? 0
+        let sections = try CheckpointReader(path: entry.path).sections
+        let values = sections.filter { $0.kind == .values }.map(\.range.count).max() ?? 0
+        let identifiers = sections.filter { $0.kind == .entity }.map(\.range.count).max() ?? 0
         let container = try store.open()
         #expect(store.openedFromCheckpoint)
         var descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.startDate, order: .reverse)])
@@ -362,6 +362,14 @@ struct CheckpointDecodingOnReadTests {
         let resident = try Self.residentBytes(mapping: entry.path)
         #expect(values > 3_000_000)
         #expect(resident < values / 2, "\(resident) bytes of the checkpoint resident, the trips' cells \(values)")
+        // The sort read every trip's identifier too, which stay. The five trips made are
+        // decoded, and the 64 KiB around their cells and their names, which their reads checked
+        // and mapped, let go of: ten such chunks were left beside the identifiers, less than two
+        // are.
+        #expect(
+            resident < identifiers + 2 * CheckpointFormat.chunkSize,
+            "\(resident) bytes resident after five trips, identifiers \(identifiers)"
+        )
     }
 
     /// The resident bytes of this process's mappings of the file at `path` (`Rss` in
