@@ -168,10 +168,11 @@ final class CheckpointCells: @unchecked Sendable {
             case .null, .false, .true, .int, .uint, .double, .float, .date, nil: continue
             default: break
             }
-            guard length > 0, payload <= UInt64(heap.count), UInt64(length) <= UInt64(heap.count) - payload else {
-                continue
-            }
-            windows.append((heapOffset + Int(payload))..<(heapOffset + Int(payload) + Int(length)))
+            // Empty for bytes outside the heap, as for a read.
+            let bytes = stored(payload, length)
+            guard let start = bytes.baseAddress, !bytes.isEmpty else { continue }
+            let offset = start - region.base
+            windows.append(offset..<(offset + bytes.count))
         }
         return windows
     }

@@ -243,10 +243,15 @@ struct ValueColumn: Sendable {
         width: Int,
         _ body: (UnsafeBufferPointer<AttributeValue>) throws -> Result
     ) rethrows -> Result {
-        if let lazy = storage.lazy, !lazy.isComplete {
-            lazy.decodeRows(slots.lazy.map { ($0 &* width)..<($0 &* width &+ width) }, into: storage.base)
-        }
+        decode(slots: slots, width: width)
         return try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
+    }
+
+    /// Decodes the `width` values of each of `slots` that are not yet (see
+    /// ``LazyValues/decodeRows(_:into:)``).
+    private func decode(slots: some Sequence<Int>, width: Int) {
+        guard let lazy = storage.lazy, !lazy.isComplete else { return }
+        lazy.decodeRows(slots.lazy.map { ($0 &* width)..<($0 &* width &+ width) }, into: storage.base)
     }
 
     /// Decodes the values of `attributes` in every slot, `width` values per slot, that are not
@@ -287,9 +292,7 @@ struct ValueColumn: Sendable {
         _ body: (inout UnsafeMutableBufferPointer<AttributeValue>) throws -> Result
     ) rethrows -> Result {
         requireOwnStorage()
-        if let lazy = storage.lazy, !lazy.isComplete {
-            lazy.decodeRows(CollectionOfOne((slot &* width)..<(slot &* width &+ width)), into: storage.base)
-        }
+        decode(slots: CollectionOfOne(slot), width: width)
         return try inPlace(body)
     }
 
