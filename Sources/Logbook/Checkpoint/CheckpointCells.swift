@@ -137,6 +137,14 @@ final class CheckpointCells: @unchecked Sendable {
         region.dropPages((cellsOffset + range.lowerBound * size)..<(cellsOffset + range.upperBound * size))
     }
 
+    /// Lets go of the memory of the heap's pages: for a pass whose comparisons read values of
+    /// objects met at random, which it will not read again.
+    func dropHeapPages() {
+        guard let start = heap.baseAddress else { return }
+        let offset = start - region.base
+        region.dropPages(offset..<(offset + heap.count))
+    }
+
     /// Lets go of the memory of the chunks of the file (the 64 KiB at multiples of
     /// ``CheckpointFormat/chunkSize``, which one fault maps) that hold the cells of `ranges` and
     /// the heap bytes they refer to: for cells just decoded into their column, which reads them

@@ -102,8 +102,10 @@ extension ModelContext {
                 if order != 0 { return order < 0 }
             }
             for key in later {
+                // Peeked, not decoded into the column: the objects compared here are mostly
+                // ones the selection lets go of again.
                 let (one, other) = (
-                    column[left.slot &* width &+ key.attribute], column[right.slot &* width &+ key.attribute]
+                    column.peek(left.slot &* width &+ key.attribute), column.peek(right.slot &* width &+ key.attribute)
                 )
                 guard key.accepts(one), key.accepts(other) else {
                     rejected = true
@@ -131,10 +133,19 @@ extension ModelContext {
             }
         } else if let first {
             let identifiers = table.pointee.identifiers
+            // The identifiers are read once too, and their pages let go of a quarter megabyte at
+            // a time.
+            let stretch = CheckpointBytes.stretch / 16 / 8
+            var passed = 0
             let offered = column.peekEach(from: first.attribute, every: width, count: identifiers.count) { slot, key in
+                if slot &- passed >= stretch {
+                    identifiers.dropPages(passed..<slot)
+                    passed = slot
+                }
                 let id = identifiers[slot]
                 return id == 0 || offer(id, slot, key)
             }
+            identifiers.dropPages(passed..<identifiers.count)
             if !offered { return nil }
         } else {
             let identifiers = table.pointee.identifiers

@@ -102,7 +102,10 @@ struct ValueColumn: Sendable {
     /// A pass over a column still in a checkpoint's cells lets go of the pages of cells it has
     /// gone through, a stretch at a time (see ``CheckpointCells/dropPages(cells:)``): the sort of
     /// a first screen reads one attribute of every object, which touches every page of the
-    /// table's cells, and keeps a few.
+    /// table's cells, and keeps a few. With each stretch it lets go of the heap's pages, which
+    /// `body` reads at random when it compares objects on a later sort key (their names, when
+    /// many trips start on the same day), and at the end of all the table's cells and heap:
+    /// a value read again afterwards maps its page back from the page cache.
     func peekEach(
         from start: Int,
         every step: Int,
@@ -129,13 +132,14 @@ struct ValueColumn: Sendable {
             let value = index < undecoded && !lazy.isDecoded(index) ? lazy.peek(index) : base[index]
             if !body(position, value) { return false }
             if index &- passed >= stretch {
+                // From the first cell: a comparison maps the cells of objects kept earlier again.
                 let end = Swift.min(index, undecoded)
-                if end > passed { cells.dropPages(cells: passed..<end) }
+                if end > 0 { cells.dropPages(cells: 0..<end) }
+                cells.dropHeapPages()
                 passed = index
             }
         }
-        let end = Swift.min(start &+ (count &- 1) &* step &+ 1, undecoded)
-        if end > passed { cells.dropPages(cells: passed..<end) }
+        cells.dropPages()
         return true
     }
 

@@ -54,6 +54,17 @@ struct WordColumn: RandomAccessCollection, @unchecked Sendable {
         }
     }
 
+    /// Lets go of the memory of the pages that hold words `range` while they are still read
+    /// from a checkpoint (whole pages only; see ``CheckpointBytes/dropPages(_:)``): for a pass
+    /// that read them once. A later read maps them again from the page cache. Nothing for words
+    /// the column owns.
+    func dropPages(_ range: Range<Int>) {
+        guard let stored, let region else { return }
+        let start = stored - region.base
+        let words = range.clamped(to: 0..<storedCount)
+        region.dropPages((start + words.lowerBound * 8)..<(start + words.upperBound * 8))
+    }
+
     /// Adds a word at the end.
     mutating func append(_ word: UInt64) {
         makeOwned()
