@@ -84,6 +84,16 @@ final class CheckpointBytes: @unchecked Sendable {
         syscalls.dropPages(base + start, length: end - start)
     }
 
+    /// Lets go of the memory of the chunks of the file (the 64 KiB at multiples of
+    /// ``CheckpointFormat/chunkSize``, which one fault maps) that hold the bytes of `range`: for
+    /// a read of a few bytes at random, which will not come back to them.
+    func dropChunks(holding range: Range<Int>) {
+        let chunk = CheckpointFormat.chunkSize
+        let start = range.lowerBound / chunk * chunk
+        let end = (Swift.max(range.upperBound, range.lowerBound + 1) + chunk - 1) / chunk * chunk
+        dropPages(start..<end)
+    }
+
     /// The bytes read through before their pages are let go of, when a whole section is read
     /// once at the open (for its checksum, or to check its cells): the memory such a pass holds.
     static let stretch = 4 << 20

@@ -443,6 +443,8 @@ extension ModelContext {
                 }
                 let needed = found.count * width
                 if rows.count < needed { rows.append(contentsOf: repeatElement(.null, count: needed - rows.count)) }
+                // Read before the targets are decoded, which moves the share.
+                let sparse = targets.pointee.values.isReadSparsely
                 rows.withUnsafeMutableBufferPointer { rows in
                     let slots = found.lazy.map(\.slot)
                     targets.pointee.values.withUnsafeBufferPointer(decodingSlots: slots, width: width) { values in
@@ -455,6 +457,13 @@ extension ModelContext {
                             }
                         }
                     }
+                }
+                // The first screen of a large store reads the lists of a few objects and looks
+                // their targets up, each at random in the checkpoint: the chunks those reads
+                // mapped are let go of, as the targets' cells are once decoded.
+                if sparse {
+                    state.projection.withTable(table) { EntityTable.dropChunks(in: $0, of: slot, relationship) }
+                    targets.pointee.loadedIdentifiers?.identifiers.dropChunks(around: found.lazy.map(\.slot))
                 }
                 return width
             }

@@ -42,6 +42,18 @@ extension EntityTable {
         }
     }
 
+    /// Lets go of the memory of the checkpoint's chunks that a read of the targets of `slot`
+    /// through `relationship` mapped: its list or link, and the identifier the object's lookup
+    /// read. For an object met at random, in a table read here and there.
+    static func dropChunks(in table: UnsafePointer<EntityTable>, of slot: Int, _ relationship: Int) {
+        if table.pointee.isToMany[relationship] {
+            table.pointee.toMany[relationship].dropChunks(of: slot)
+        } else {
+            table.pointee.toOne[relationship].dropChunk(around: slot)
+        }
+        table.pointee.loadedIdentifiers?.identifiers.dropChunk(around: slot)
+    }
+
     /// The identifiers of the live objects, in ascending order, each with its slot.
     package func identifiersInOrder() -> [(id: UInt64, slot: Int)] {
         var result: [(id: UInt64, slot: Int)] = []

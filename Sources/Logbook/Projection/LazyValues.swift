@@ -60,6 +60,14 @@ final class LazyValues: @unchecked Sendable {
     @inline(__always)
     var isComplete: Bool { logbook_load_acquire(complete) != 0 }
 
+    /// Whether at most one in a thousand of the values are decoded: the table is read an object
+    /// here and there, and what such a read maps of the checkpoint is let go of afterwards (see
+    /// ``decodeRows(_:into:)``). A count that another reader is changing at once is read a
+    /// little early or late, which moves the share by a few values.
+    var isReadSparsely: Bool {
+        logbook_load_relaxed(remaining) >= cells.count &- cells.count / 1_000
+    }
+
     /// Whether the value of cell `index` is in the storage.
     @inline(__always)
     func isDecoded(_ index: Int) -> Bool {
@@ -165,17 +173,17 @@ final class LazyValues: @unchecked Sendable {
     /// Decodes the cells of the objects in `rows` (each an object's range of cells) that are not
     /// decoded yet.
     ///
-    /// While at most one in a hundred of the table's values are decoded, it then lets go of the
+    /// While at most one in a thousand of the table's values are decoded, it then lets go of the
     /// pages around those cells and the heap bytes they refer to (see
     /// ``CheckpointCells/dropChunks(holding:)``). A read of one object maps 64 KiB of the file
     /// around each of them and checks the chunk, for the hundred bytes it decodes: a first screen
     /// of 20 trips and their 100 items held 4 MiB of the file that nothing reads again. A table
     /// read object by object past that share keeps its pages until it is read through, and lets
-    /// all of them go then; the share bounds the system calls that letting go costs.
+    /// all of them go then; the share bounds the system calls that letting go costs (at one in
+    /// a hundred, they and the faults after them cost a table read through about 5%).
     func decodeRows(_ rows: some Sequence<Range<Int>>, into base: UnsafeMutablePointer<AttributeValue>) {
-        // Past the share, the rows are not even noted. A count that another reader is changing
-        // at once is read a little early or late, which moves the share by a few values.
-        let lettingGo = logbook_load_relaxed(remaining) >= cells.count &- cells.count / 100
+        // Past the share, the rows are not even noted.
+        let lettingGo = isReadSparsely
         var done = 0
         var decoded: [Range<Int>] = []
         for row in rows {

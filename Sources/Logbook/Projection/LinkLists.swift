@@ -47,6 +47,12 @@ struct LinkLists: Sendable {
         for target in lists[slot] { body(target) }
     }
 
+    /// Lets go of the memory of the checkpoint's chunks that hold the list of `slot`, while it is
+    /// still the checkpoint's: after a read of the list, for an object met at random.
+    func dropChunks(of slot: Int) {
+        if isStored(slot), let stored { stored.dropChunks(of: slot) }
+    }
+
     /// Adds a slot with no targets.
     mutating func appendSlot() {
         lists.append([])
@@ -99,6 +105,18 @@ struct StoredLinks: @unchecked Sendable {
 
     func targets(_ slot: Int) -> [UInt64] {
         bounds(slot).map(target)
+    }
+
+    /// Lets go of the memory of the chunks that hold the list of `slot`: where it ends, and its
+    /// targets (see ``CheckpointBytes/dropChunks(holding:)``).
+    func dropChunks(of slot: Int) {
+        let endsOffset = ends - region.base
+        region.dropChunks(holding: (endsOffset + Swift.max(slot - 1, 0) * 8)..<(endsOffset + (slot + 1) * 8))
+        let list = bounds(slot)
+        let targetsOffset = targets - region.base
+        if !list.isEmpty {
+            region.dropChunks(holding: (targetsOffset + list.lowerBound * 8)..<(targetsOffset + list.upperBound * 8))
+        }
     }
 
     @inline(__always)

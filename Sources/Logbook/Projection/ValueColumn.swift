@@ -94,6 +94,12 @@ struct ValueColumn: Sendable {
         return storage.base[index]
     }
 
+    /// Whether the column is still in a checkpoint's cells and read an object here and there
+    /// (see ``LazyValues/isReadSparsely``).
+    var isReadSparsely: Bool {
+        storage.lazy?.isReadSparsely ?? false
+    }
+
     /// ``peek(_:)`` of `count` values, every `step`-th from `start`, each passed to `body` with
     /// its position among them (0, 1, …) until `body` returns `false`; returns whether it went
     /// through all of them. The pass looks the column's storage up once, where a `peek` per

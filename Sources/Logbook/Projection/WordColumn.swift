@@ -65,6 +65,27 @@ struct WordColumn: RandomAccessCollection, @unchecked Sendable {
         region.dropPages((start + words.lowerBound * 8)..<(start + words.upperBound * 8))
     }
 
+    /// Lets go of the memory of the chunk of the checkpoint that holds word `position`, while
+    /// the words are still read from it (see ``CheckpointBytes/dropChunks(holding:)``): after a
+    /// lookup of one object. Nothing for words the column owns.
+    func dropChunk(around position: Int) {
+        dropChunks(around: CollectionOfOne(position))
+    }
+
+    /// ``dropChunk(around:)`` for each of `positions`, each chunk once.
+    func dropChunks(around positions: some Sequence<Int>) {
+        guard let stored, let region else { return }
+        let start = stored - region.base
+        var dropped: [Int] = []
+        for position in positions where position >= 0 && position < storedCount {
+            let offset = start + position * 8
+            let chunk = offset / CheckpointFormat.chunkSize
+            guard !dropped.contains(chunk) else { continue }
+            dropped.append(chunk)
+            region.dropChunks(holding: offset..<(offset + 8))
+        }
+    }
+
     /// Adds a word at the end.
     mutating func append(_ word: UInt64) {
         makeOwned()
