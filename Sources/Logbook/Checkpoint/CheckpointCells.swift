@@ -123,11 +123,8 @@ final class CheckpointCells: @unchecked Sendable {
     /// ``CheckpointBytes/dropPages(_:)``): for a column whose every value is decoded, which
     /// reads them no more. Whatever does read them again reads them back from the page cache.
     func dropPages() {
-        region.dropPages(cellsOffset..<(cellsOffset + count * CheckpointFormat.cellSize))
-        if let start = heap.baseAddress {
-            let offset = start - region.base
-            region.dropPages(offset..<(offset + heap.count))
-        }
+        dropPages(cells: 0..<count)
+        dropHeapPages()
     }
 
     /// Lets go of the memory of the pages that hold cells `range` (whole pages only): for a
