@@ -153,16 +153,30 @@ final class PostgresLog: ExternalLog {
     }
 
     /// Runs a read on the server, naming what failed.
-    private func run<T: Sendable>(
+    ///
+    /// A read whose connector another call let go of meanwhile (``reset(_:)``, after its own
+    /// connection failed: a wake-up's catch-up on another thread, say) fails with the pool shut
+    /// down under it, through no fault of its own. A read changes nothing, so it runs once more,
+    /// on a fresh connector.
+    func run<T: Sendable>(
         _ what: String,
         _ body: @escaping @Sendable (PostgresClient) async throws -> T
     ) throws(LogbookError) -> T {
-        let connector = try connected()
-        do {
-            return try connector.blocking(timeout: inDoubtTimeout, body)
-        } catch {
-            if (error as? PSQLError)?.code != .server { reset(connector) }
-            throw failure(what, error)
+        var connector = try connected()
+        var retried = false
+        while true {
+            do {
+                return try connector.blocking(timeout: inDoubtTimeout, body)
+            } catch {
+                let replaced = state.withLock { $0.connector !== connector }
+                if replaced && !retried {
+                    retried = true
+                    connector = try connected()
+                    continue
+                }
+                if (error as? PSQLError)?.code != .server { reset(connector) }
+                throw failure(what, error)
+            }
         }
     }
 
@@ -229,7 +243,7 @@ final class PostgresLog: ExternalLog {
 
     /// Lets go of a connector whose connection failed, so that the next call connects afresh:
     /// a pool that keeps failing to reach a server backs off for longer and longer.
-    private func reset(_ failed: PostgresConnector) {
+    func reset(_ failed: PostgresConnector) {
         let listener = state.withLock { state -> Task<Void, Never>? in
             guard state.connector === failed else { return nil }
             state.connector = nil
@@ -246,7 +260,7 @@ final class PostgresLog: ExternalLog {
     /// - Parameter timeout: How long a new connector's check may wait for the server;
     ///   ``inDoubtTimeout`` when `nil`. Without a limit, it would wait as long as postgres-nio's
     ///   pool keeps trying to connect to a server that is down: more than a minute.
-    private func connected(within timeout: Duration? = nil) throws(LogbookError) -> PostgresConnector {
+    func connected(within timeout: Duration? = nil) throws(LogbookError) -> PostgresConnector {
         try state.withLock { (state) throws(LogbookError) -> PostgresConnector in
             if let connector = state.connector { return connector }
             let connector = PostgresConnector(configuration: client, logger: logger)
